@@ -1,0 +1,73 @@
+/*
+ * kdt_env.h -- the one environment header of common/.
+ *
+ * Everything in common/ is compiled unchanged into kdt.ko and into the
+ * userspace tools (STYLE.md point 6).  A common/ file includes this header
+ * and nothing else of the platform: it gets fixed-width integer types, the
+ * string and memory primitives, errno values, vsnprintf, and the services
+ * declared below.  Each service has exactly two implementations:
+ *
+ *	kernel:     common/kdt_env_kernel.h (inlines) + kmod/kd_env.c
+ *	userspace:  common/kdt_env_user.h   (inlines) + consumer/kc_env.c
+ *
+ * This is the only place where "#ifdef __KERNEL__" may appear.
+ *
+ * Prefixes used across the project (STYLE.md point 1), settled here:
+ *
+ *	common/    dof_ (DOF container), dif_ (DIF validator and VM),
+ *	           rgn_ (reserved region and record stream), kenv_ (this
+ *	           header), kdt_err_ (error records), kio_ (/dev/kdt ABI)
+ *	compiler/  dc_      kmod/  kd_      boot/  bt_
+ *	consumer/  kc_      crashdump/  cd_      mdb-module/  mdb_
+ *	anon/      an_
+ *
+ * Context rules: functions marked "Probe context" below may be called with
+ * interrupts disabled from any kprobe handler; they never sleep, never
+ * allocate and never take a lock.
+ */
+#ifndef KDT_ENV_H
+#define KDT_ENV_H
+
+#ifdef __KERNEL__
+#include "kdt_env_kernel.h"
+#else
+#include "kdt_env_user.h"
+#endif
+
+/*
+ * Allocation.  Setup context only (DOF loading, enabling); never from
+ * probe context.  kenv_zalloc returns zeroed memory or NULL.
+ */
+void *kenv_zalloc(uint64_t size);
+void kenv_free(void *ptr);
+
+/*
+ * Fault-safe read of "size" bytes at address "addr" of the traced kernel
+ * (userspace: of the memory ranges the userspace engine registered).
+ * Returns 0, or -EFAULT when any byte is unreadable; never faults.
+ * Probe context.
+ */
+int kenv_read(void *dst, uint64_t addr, uint32_t size);
+
+/*
+ * Fault-safe copy of a NUL-terminated string of at most size - 1 bytes
+ * from "addr"; dst is always NUL-terminated and zero-padded to "size".
+ * Returns the string length, or -EFAULT.  Probe context.
+ */
+int kenv_read_str(char *dst, uint64_t addr, uint32_t size);
+
+/* Standard CRC-32 (IEEE 802.3, the value zlib's crc32(0, buf, len) gives). */
+uint32_t kenv_crc32(const void *buf, uint64_t len);
+
+/*
+ * Built-in values of the current execution context.  Probe context.
+ * kenv_execname fills "buf" with the NUL-padded task name (at most size-1
+ * characters).
+ */
+uint64_t kenv_timestamp(void);
+uint32_t kenv_cpu(void);
+uint64_t kenv_pid(void);
+uint64_t kenv_tid(void);
+void kenv_execname(char *buf, uint32_t size);
+
+#endif /* KDT_ENV_H */

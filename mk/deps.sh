@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install, with apt, every Debian package kdt's build, demo and tests need.
+# Idempotent: when everything is already installed it does nothing (and
+# needs no network).  The pinned kernel's headers come from mk/versions.mk.
+set -euo pipefail
+. "$(dirname "$0")/versions.sh"
+
+pkgs=(
+	build-essential pkg-config
+	libelf-dev zlib1g-dev libbpf-dev check
+	"linux-headers-$KVER"
+	qemu-system-x86 busybox-static cpio kmod python3
+	zstd xz-utils
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+echo "deps: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
