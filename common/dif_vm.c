@@ -1,0 +1,690 @@
+/*
+ * dif_vm.c -- the DIF emulator: runs one validated DIF object in probe
+ * context.
+ *
+ * Callers: kdt.ko's probe handlers (for every predicate and action of a
+ * firing ECB), the userspace engine and the unit tests.  The machine and
+ * its contract are described in dif_vm.h, the instruction set in dif.h.
+ * dif_validate() (dif_valid.c) has already checked register numbers, table
+ * indices, branch targets, opcodes and the final ret; this file relies on
+ * that and does not check them again.
+ *
+ * Memory model.  A DIF value that points somewhere is a plain 64-bit
+ * address.  Three kinds of memory are "ours" and are read directly, with a
+ * bounds check: the object's STRTAB and INTTAB, and the allocated part of
+ * the caller's scratch area (dm_scratch .. dm_scratch + dm_scratch_used).
+ * Everything else is traced memory and is only ever read through
+ * kenv_read()/kenv_read_str(), which never fault; a failure becomes a
+ * BADADDR fault of the DIF program.  Only scratch is writable.
+ *
+ * Strings are walked in small chunks that never cross a page boundary of
+ * traced memory, so reading a short string near the end of a mapping does
+ * not fault on the bytes after it, and no buffer of strsize bytes is ever
+ * put on the stack.  When a chunk is unreadable, a single byte is tried
+ * before faulting (the string may end just before the unreadable part).
+ *
+ * Probe context throughout: no locks, no allocation, no recursion, no
+ * floating point.  The interpreter loop is the one long function.
+ */
+#include "kdt_env.h"
+#include "dif.h"
+#include "dif_vm.h"
+
+#define DIF_CHUNK	64	/* bytes of a string read at a time */
+#define DIF_PAGE	4096	/* traced-memory chunks stay in one page */
+#define DIF_EXECNAME_MAX 32	/* scratch bytes for execname */
+#define DIF_REGMASK	(DIF_DIR_NREGS - 1)	/* NREGS is a power of 2 */
+
+struct dif_tuple {
+	uint64_t	dt_value;
+	uint64_t	dt_size;
+};
+
+/* The running machine: the caller's state plus registers and tuples. */
+struct dif_run {
+	const struct dif_object *dr_difo;
+	struct dif_mstate *dr_ms;
+	const struct dif_probe_ctx *dr_ctx;
+	uint64_t	dr_regs[DIF_DIR_NREGS];
+	struct dif_tuple dr_tup[DIF_TUPLE_MAX];
+	uint32_t	dr_ntup;
+	uint32_t	dr_pc;
+};
+
+static int
+dif_in(uint64_t addr, uint64_t size, const void *base, uint64_t len)
+{
+	uint64_t b = (uint64_t)(uintptr_t)base;
+
+	return base != NULL && addr >= b &&
+	    kdt_range_ok(addr - b, size, len);
+}
+
+/*
+ * Length of DTrace-owned memory readable from "addr" on (STRTAB, INTTAB,
+ * allocated scratch), or 0 when "addr" is traced memory.
+ */
+static uint64_t
+dif_owned(const struct dif_object *difo, const struct dif_mstate *ms,
+    uint64_t addr)
+{
+	uint64_t b;
+
+	if (dif_in(addr, 1, difo->do_strtab, difo->do_strlen)) {
+		b = (uint64_t)(uintptr_t)difo->do_strtab;
+		return difo->do_strlen - (addr - b);
+	}
+	if (dif_in(addr, 1, difo->do_inttab, (uint64_t)difo->do_intlen * 8)) {
+		b = (uint64_t)(uintptr_t)difo->do_inttab;
+		return (uint64_t)difo->do_intlen * 8 - (addr - b);
+	}
+	if (dif_in(addr, 1, ms->dm_scratch, ms->dm_scratch_used)) {
+		b = (uint64_t)(uintptr_t)ms->dm_scratch;
+		return ms->dm_scratch_used - (addr - b);
+	}
+	return 0;
+}
+
+/* Read "size" bytes at "addr" from wherever they live.  0 or -EFAULT. */
+static int
+dif_read(const struct dif_object *difo, const struct dif_mstate *ms,
+    uint64_t addr, void *dst, uint32_t size)
+{
+	uint64_t avail = dif_owned(difo, ms, addr);
+
+	if (avail != 0) {
+		if (avail < size)
+			return -EFAULT;
+		memcpy(dst, (const void *)(uintptr_t)addr, size);
+		return 0;
+	}
+	return kenv_read(dst, addr, size);
+}
+
+/*
+ * Read up to "max" bytes of a string at "addr" into "buf" (at most
+ * DIF_CHUNK).  Returns the number of bytes read (> 0) or -EFAULT.  Owned
+ * memory gives what is left of it; traced memory stops at a page end.
+ */
+static int
+dif_strchunk(const struct dif_object *difo, const struct dif_mstate *ms,
+    uint64_t addr, char *buf, uint32_t max)
+{
+	uint64_t avail = dif_owned(difo, ms, addr);
+	uint32_t n = max < DIF_CHUNK ? max : DIF_CHUNK;
+
+	if (avail != 0) {
+		if (avail < n)
+			n = (uint32_t)avail;
+		memcpy(buf, (const void *)(uintptr_t)addr, n);
+		return (int)n;
+	}
+	if (DIF_PAGE - (addr & (DIF_PAGE - 1)) < n)
+		n = (uint32_t)(DIF_PAGE - (addr & (DIF_PAGE - 1)));
+	if (kenv_read(buf, addr, n) == 0)
+		return (int)n;
+	/* The string may end before the unreadable part: one byte. */
+	if (n > 1 && kenv_read(buf, addr, 1) == 0)
+		return 1;
+	return -EFAULT;
+}
+
+/*
+ * Length of the string at "addr", bounded by "limit".  A NULL string is
+ * empty.  Returns 0 and sets *len, or -EFAULT with *len at the fault.
+ */
+static int
+dif_strlen(const struct dif_object *difo, const struct dif_mstate *ms,
+    uint64_t addr, uint64_t limit, uint64_t *len)
+{
+	char buf[DIF_CHUNK];
+	uint64_t n = 0;
+	int got, i;
+
+	while (addr != 0 && n < limit) {
+		got = dif_strchunk(difo, ms, addr + n, buf,
+		    (uint32_t)(limit - n < DIF_CHUNK ? limit - n : DIF_CHUNK));
+		if (got < 0) {
+			*len = n;
+			return -EFAULT;
+		}
+		for (i = 0; i < got; i++, n++)
+			if (buf[i] == '\0')
+				goto out;
+	}
+out:
+	*len = n < limit ? n : limit;
+	return 0;
+}
+
+/*
+ * Copy the string at "addr" into dst: at most size - 1 bytes, then NUL
+ * padding up to "size".  Owned memory is copied directly (its end
+ * terminates the string); traced memory goes through kenv_read_str().
+ * Returns the length or -EFAULT.  size must be at least 1.
+ */
+static int
+dif_copystr(const struct dif_object *difo, const struct dif_mstate *ms,
+    uint64_t addr, char *dst, uint32_t size)
+{
+	uint64_t avail = dif_owned(difo, ms, addr);
+	const char *src = (const char *)(uintptr_t)addr;
+	uint32_t n = 0;
+
+	if (avail == 0)
+		return kenv_read_str(dst, addr, size);
+	while (n + 1 < size && n < avail && src[n] != '\0') {
+		dst[n] = src[n];
+		n++;
+	}
+	memset(dst + n, 0, size - n);
+	return (int)n;
+}
+
+static void
+dif_fault(struct dif_run *r, uint32_t code, uint64_t addr)
+{
+	r->dr_ms->dm_fault = code;
+	r->dr_ms->dm_faulted = 1;
+	r->dr_ms->dm_fault_addr = addr;
+	r->dr_ms->dm_fault_pc = r->dr_pc;
+}
+
+/* Allocate "size" zeroed, 8-aligned scratch bytes; 0 + NOSCRATCH if full. */
+static uint64_t
+dif_salloc(struct dif_run *r, uint64_t size)
+{
+	struct dif_mstate *ms = r->dr_ms;
+	uint64_t off = (ms->dm_scratch_used + 7) & ~(uint64_t)7;
+
+	if (ms->dm_scratch == NULL || off > ms->dm_scratch_size ||
+	    size > ms->dm_scratch_size - off) {
+		dif_fault(r, DTRACEFLT_NOSCRATCH, size);
+		return 0;
+	}
+	memset(ms->dm_scratch + off, 0, size);
+	ms->dm_scratch_used = off + size;
+	return (uint64_t)(uintptr_t)(ms->dm_scratch + off);
+}
+
+/* ld* and rld*: size, alignment and sign by opcode.  0 or fault. */
+static int
+dif_load(struct dif_run *r, uint32_t op, uint64_t addr, uint64_t *val)
+{
+	static const uint8_t size[7] = { 1, 2, 4, 1, 2, 4, 8 };
+	uint32_t k = op >= DIF_OP_RLDSB ? op - DIF_OP_RLDSB : op - DIF_OP_LDSB;
+	union { uint8_t b; uint16_t h; uint32_t w; uint64_t x; } u;
+
+	if ((addr & (size[k] - 1)) != 0) {
+		dif_fault(r, DTRACEFLT_BADALIGN, addr);
+		return -EFAULT;
+	}
+	if (dif_read(r->dr_difo, r->dr_ms, addr, &u, size[k]) != 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, addr);
+		return -EFAULT;
+	}
+	switch (k) {
+	case 0: *val = (uint64_t)(int64_t)(int8_t)u.b; break;
+	case 1: *val = (uint64_t)(int64_t)(int16_t)u.h; break;
+	case 2: *val = (uint64_t)(int64_t)(int32_t)u.w; break;
+	case 3: *val = u.b; break;
+	case 4: *val = u.h; break;
+	case 5: *val = u.w; break;
+	default: *val = u.x; break;
+	}
+	return 0;
+}
+
+/* stb..stx: only allocated scratch is writable.  0 or fault. */
+static int
+dif_store(struct dif_run *r, uint32_t op, uint64_t val, uint64_t addr)
+{
+	uint32_t size = 1u << (op - DIF_OP_STB);
+	union { uint8_t b; uint16_t h; uint32_t w; uint64_t x; } u;
+
+	if ((addr & (size - 1)) != 0) {
+		dif_fault(r, DTRACEFLT_BADALIGN, addr);
+		return -EFAULT;
+	}
+	if (!dif_in(addr, size, r->dr_ms->dm_scratch,
+	    r->dr_ms->dm_scratch_used)) {
+		dif_fault(r, DTRACEFLT_BADADDR, addr);
+		return -EFAULT;
+	}
+	switch (size) {
+	case 1: u.b = (uint8_t)val; break;
+	case 2: u.h = (uint16_t)val; break;
+	case 4: u.w = (uint32_t)val; break;
+	default: u.x = val; break;
+	}
+	memcpy((void *)(uintptr_t)addr, &u, size);
+	return 0;
+}
+
+/* Next byte of a string being walked chunk by chunk; NULL reads as "". */
+struct dif_strwalk {
+	uint64_t	sw_addr;
+	int		sw_n;
+	int		sw_i;
+	char		sw_buf[DIF_CHUNK];
+};
+
+static int
+dif_strnext(struct dif_run *r, struct dif_strwalk *w, uint64_t left,
+    uint8_t *c)
+{
+	if (w->sw_addr == 0) {
+		*c = 0;
+		return 0;
+	}
+	if (w->sw_i == w->sw_n) {
+		w->sw_n = dif_strchunk(r->dr_difo, r->dr_ms, w->sw_addr,
+		    w->sw_buf, (uint32_t)(left < DIF_CHUNK ? left : DIF_CHUNK));
+		if (w->sw_n < 0) {
+			dif_fault(r, DTRACEFLT_BADADDR, w->sw_addr);
+			return -EFAULT;
+		}
+		w->sw_i = 0;
+	}
+	*c = (uint8_t)w->sw_buf[w->sw_i++];
+	w->sw_addr++;
+	return 0;
+}
+
+/* scmp: compare at most strsize bytes; *res is <0, 0 or >0.  0 or fault. */
+static int
+dif_scmp(struct dif_run *r, uint64_t a, uint64_t b, int *res)
+{
+	struct dif_strwalk wa, wb;
+	uint64_t n, limit = r->dr_ms->dm_strsize;
+	uint8_t ca, cb;
+
+	*res = 0;
+	if (a == b)
+		return 0;
+	wa.sw_addr = a;
+	wb.sw_addr = b;
+	wa.sw_n = wa.sw_i = wb.sw_n = wb.sw_i = 0;
+	for (n = 0; n < limit; n++) {
+		if (dif_strnext(r, &wa, limit - n, &ca) != 0 ||
+		    dif_strnext(r, &wb, limit - n, &cb) != 0)
+			return -EFAULT;
+		if (ca != cb) {
+			*res = ca < cb ? -1 : 1;
+			return 0;
+		}
+		if (ca == 0)
+			break;
+	}
+	return 0;
+}
+
+/* Built-in scalar variables (ldgs).  0, or an ILLOP/NOSCRATCH fault. */
+static int
+dif_ldgs(struct dif_run *r, uint32_t id, uint64_t *val)
+{
+	const struct dif_probe_ctx *c = r->dr_ctx;
+	uint32_t n;
+
+	if (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9) {
+		*val = c->pc_args[id - DIF_VAR_ARG0];
+		return 0;
+	}
+	switch (id) {
+	case DIF_VAR_TIMESTAMP: *val = c->pc_timestamp; return 0;
+	case DIF_VAR_EPID: *val = c->pc_epid; return 0;
+	case DIF_VAR_ID: *val = c->pc_id; return 0;
+	case DIF_VAR_PROBEPROV: *val = (uintptr_t)c->pc_prov; return 0;
+	case DIF_VAR_PROBEMOD: *val = (uintptr_t)c->pc_mod; return 0;
+	case DIF_VAR_PROBEFUNC: *val = (uintptr_t)c->pc_func; return 0;
+	case DIF_VAR_PROBENAME: *val = (uintptr_t)c->pc_name; return 0;
+	case DIF_VAR_PID: *val = kenv_pid(); return 0;
+	case DIF_VAR_TID: *val = kenv_tid(); return 0;
+	case DIF_VAR_CPU: *val = c->pc_cpu; return 0;
+	case DIF_VAR_EXECNAME:
+		n = r->dr_ms->dm_strsize < DIF_EXECNAME_MAX ?
+		    r->dr_ms->dm_strsize : DIF_EXECNAME_MAX;
+		if ((*val = dif_salloc(r, n)) == 0)
+			return -EFAULT;
+		kenv_execname((char *)(uintptr_t)*val, n);
+		return 0;
+	}
+	dif_fault(r, DTRACEFLT_ILLOP, id);
+	return -EINVAL;
+}
+
+/* ldga: only args[], indices 0..DIF_NARGS-1. */
+static int
+dif_ldga(struct dif_run *r, uint32_t var, uint64_t idx, uint64_t *val)
+{
+	if (var != DIF_VAR_ARGS || idx >= DIF_NARGS) {
+		dif_fault(r, DTRACEFLT_ILLOP, idx);
+		return -EINVAL;
+	}
+	*val = r->dr_ctx->pc_args[idx];
+	return 0;
+}
+
+/* Subroutines (call).  Arguments are the tuple stack entries. */
+static int
+dif_call(struct dif_run *r, uint32_t subr, uint64_t *val)
+{
+	uint32_t ssz = r->dr_ms->dm_strsize;
+	uint64_t a0 = r->dr_tup[0].dt_value, dst;
+
+	if (r->dr_ntup < 1 || (subr != DIF_SUBR_STRLEN &&
+	    subr != DIF_SUBR_KDT_KSTRING)) {
+		dif_fault(r, DTRACEFLT_ILLOP, subr);
+		return -EINVAL;
+	}
+	if (subr == DIF_SUBR_STRLEN) {
+		if (a0 == 0 || dif_strlen(r->dr_difo, r->dr_ms, a0, ssz,
+		    val) != 0) {
+			dif_fault(r, DTRACEFLT_BADADDR, a0);
+			return -EFAULT;
+		}
+		return 0;
+	}
+	if (ssz == 0 || (dst = dif_salloc(r, ssz)) == 0)
+		return -EFAULT;
+	if (dif_copystr(r->dr_difo, r->dr_ms, a0, (char *)(uintptr_t)dst,
+	    ssz) < 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, a0);
+		return -EFAULT;
+	}
+	*val = dst;
+	return 0;
+}
+
+/* Condition codes of cmp, scmp and tst, and the branch conditions. */
+struct dif_cc {
+	uint8_t	cc_n, cc_z, cc_v, cc_c;
+};
+
+static int
+dif_branch_taken(uint32_t op, const struct dif_cc *cc)
+{
+	switch (op) {
+	case DIF_OP_BA: return 1;
+	case DIF_OP_BE: return cc->cc_z;
+	case DIF_OP_BNE: return !cc->cc_z;
+	case DIF_OP_BG: return !(cc->cc_z | (cc->cc_n ^ cc->cc_v));
+	case DIF_OP_BGU: return !(cc->cc_c | cc->cc_z);
+	case DIF_OP_BGE: return !(cc->cc_n ^ cc->cc_v);
+	case DIF_OP_BGEU: return !cc->cc_c;
+	case DIF_OP_BL: return cc->cc_n ^ cc->cc_v;
+	case DIF_OP_BLU: return cc->cc_c;
+	case DIF_OP_BLE: return cc->cc_z | (cc->cc_n ^ cc->cc_v);
+	default: return cc->cc_c | cc->cc_z;	/* DIF_OP_BLEU */
+	}
+}
+
+/* sdiv, udiv, srem, urem; 0 or a DIVZERO fault. */
+static int
+dif_divide(struct dif_run *r, uint32_t op, uint64_t a, uint64_t b,
+    uint64_t *res)
+{
+	if (b == 0) {
+		dif_fault(r, DTRACEFLT_DIVZERO, 0);
+		return -EINVAL;
+	}
+	switch (op) {
+	case DIF_OP_SDIV:
+		/* INT64_MIN / -1 overflows (and traps on x86): it wraps. */
+		*res = b == (uint64_t)-1 ? 0 - a :
+		    (uint64_t)((int64_t)a / (int64_t)b);
+		return 0;
+	case DIF_OP_SREM:
+		*res = b == (uint64_t)-1 ? 0 :
+		    (uint64_t)((int64_t)a % (int64_t)b);
+		return 0;
+	case DIF_OP_UDIV:
+		*res = a / b;
+		return 0;
+	default:
+		*res = a % b;
+		return 0;
+	}
+}
+
+/* pushtr/pushtv.  0, or a TUPOFLOW/BADADDR fault. */
+static int
+dif_push(struct dif_run *r, uint32_t instr)
+{
+	uint64_t val = r->dr_regs[DIF_INSTR_RS(instr) & DIF_REGMASK];
+	uint64_t size = r->dr_regs[DIF_INSTR_R2(instr) & DIF_REGMASK];
+
+	if (r->dr_ntup >= DIF_TUPLE_MAX) {
+		dif_fault(r, DTRACEFLT_TUPOFLOW, 0);
+		return -ENOSPC;
+	}
+	if (DIF_INSTR_OP(instr) == DIF_OP_PUSHTV) {
+		size = 0;
+	} else if (DIF_INSTR_TYPE(instr) == DIF_TYPE_STRING_T && size == 0) {
+		if (dif_strlen(r->dr_difo, r->dr_ms, val,
+		    r->dr_ms->dm_strsize, &size) != 0) {
+			dif_fault(r, DTRACEFLT_BADADDR, val + size);
+			return -EFAULT;
+		}
+		if (size < r->dr_ms->dm_strsize)
+			size++;
+	}
+	r->dr_tup[r->dr_ntup].dt_value = val;
+	r->dr_tup[r->dr_ntup].dt_size = size;
+	r->dr_ntup++;
+	return 0;
+}
+
+/* copys: r2 bytes from r1 to rd; rd must be allocated scratch. */
+static int
+dif_copys(struct dif_run *r, uint64_t src, uint64_t len, uint64_t dst)
+{
+	if (!dif_in(dst, len, r->dr_ms->dm_scratch,
+	    r->dr_ms->dm_scratch_used)) {
+		dif_fault(r, DTRACEFLT_BADADDR, dst);
+		return -EFAULT;
+	}
+	if (dif_read(r->dr_difo, r->dr_ms, src, (void *)(uintptr_t)dst,
+	    (uint32_t)len) != 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, src);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/*
+ * The interpreter loop.  Probe context: no locks, no allocation, no
+ * sleeping.  Relies on dif_validate(): registers < DIF_DIR_NREGS, rd never
+ * %r0, forward in-text branches, in-table setx/sets operands, last
+ * instruction ret.  Every helper that fails has already recorded the
+ * fault, so a failing helper just ends the run with 0.
+ */
+uint64_t
+dif_emulate(const struct dif_object *difo, struct dif_mstate *ms,
+    const struct dif_probe_ctx *ctx)
+{
+	struct dif_run r;
+	struct dif_cc cc = { 0, 0, 0, 0 };
+	uint64_t *R = r.dr_regs, a, b, v;
+	uint32_t instr, op, rd;
+	int res;
+
+	memset(&r, 0, sizeof (r));
+	r.dr_difo = difo;
+	r.dr_ms = ms;
+	r.dr_ctx = ctx;
+	ms->dm_fault = 0;
+	ms->dm_faulted = 0;
+	ms->dm_fault_addr = 0;
+	ms->dm_fault_pc = 0;
+
+	for (r.dr_pc = 0; r.dr_pc < difo->do_textlen; r.dr_pc++) {
+		instr = difo->do_text[r.dr_pc];
+		op = DIF_INSTR_OP(instr);
+		/*
+		 * Masking keeps the reads in bounds for formats whose r1/r2
+		 * bits are a label or an index (then a and b go unused);
+		 * for real register operands the validator made it a no-op.
+		 */
+		rd = DIF_INSTR_RD(instr) & DIF_REGMASK;
+		a = R[DIF_INSTR_R1(instr) & DIF_REGMASK];
+		b = R[DIF_INSTR_R2(instr) & DIF_REGMASK];
+
+		switch (op) {
+		case DIF_OP_OR:  R[rd] = a | b; break;
+		case DIF_OP_XOR: R[rd] = a ^ b; break;
+		case DIF_OP_AND: R[rd] = a & b; break;
+		case DIF_OP_SLL: R[rd] = a << (b & 63); break;
+		case DIF_OP_SRL: R[rd] = a >> (b & 63); break;
+		case DIF_OP_SRA:
+			R[rd] = (uint64_t)((int64_t)a >> (b & 63));
+			break;
+		case DIF_OP_SUB: R[rd] = a - b; break;
+		case DIF_OP_ADD: R[rd] = a + b; break;
+		case DIF_OP_MUL: R[rd] = a * b; break;
+		case DIF_OP_SDIV:
+		case DIF_OP_UDIV:
+		case DIF_OP_SREM:
+		case DIF_OP_UREM:
+			if (dif_divide(&r, op, a, b, &R[rd]) != 0)
+				return 0;
+			break;
+		case DIF_OP_NOT: R[rd] = ~a; break;
+		case DIF_OP_MOV: R[rd] = a; break;
+		case DIF_OP_CMP:
+			cc.cc_n = (int64_t)(a - b) < 0;
+			cc.cc_z = a == b;
+			cc.cc_v = 0;
+			cc.cc_c = a < b;
+			break;
+		case DIF_OP_TST:
+			cc.cc_n = cc.cc_v = cc.cc_c = 0;
+			cc.cc_z = a == 0;
+			break;
+		case DIF_OP_SCMP:
+			if (dif_scmp(&r, a, b, &res) != 0)
+				return 0;
+			cc.cc_n = res < 0;
+			cc.cc_z = res == 0;
+			cc.cc_v = cc.cc_c = 0;
+			break;
+		case DIF_OP_BA: case DIF_OP_BE: case DIF_OP_BNE:
+		case DIF_OP_BG: case DIF_OP_BGU: case DIF_OP_BGE:
+		case DIF_OP_BGEU: case DIF_OP_BL: case DIF_OP_BLU:
+		case DIF_OP_BLE: case DIF_OP_BLEU:
+			if (dif_branch_taken(op, &cc))
+				r.dr_pc = DIF_INSTR_LABEL(instr) - 1;
+			break;
+		case DIF_OP_LDSB: case DIF_OP_LDSH: case DIF_OP_LDSW:
+		case DIF_OP_LDUB: case DIF_OP_LDUH: case DIF_OP_LDUW:
+		case DIF_OP_LDX: case DIF_OP_RLDSB: case DIF_OP_RLDSH:
+		case DIF_OP_RLDSW: case DIF_OP_RLDUB: case DIF_OP_RLDUH:
+		case DIF_OP_RLDUW: case DIF_OP_RLDX:
+			if (dif_load(&r, op, a, &R[rd]) != 0)
+				return 0;
+			break;
+		case DIF_OP_STB: case DIF_OP_STH: case DIF_OP_STW:
+		case DIF_OP_STX:
+			if (dif_store(&r, op, a, R[rd]) != 0)
+				return 0;
+			break;
+		case DIF_OP_RET:
+			return R[rd];
+		case DIF_OP_NOP:
+			break;
+		case DIF_OP_SETX:
+			R[rd] = difo->do_inttab[DIF_INSTR_INTEGER(instr)];
+			break;
+		case DIF_OP_SETS:
+			R[rd] = (uint64_t)(uintptr_t)difo->do_strtab +
+			    DIF_INSTR_STRING(instr);
+			break;
+		case DIF_OP_LDGS:
+			if (dif_ldgs(&r, DIF_INSTR_VAR(instr), &v) != 0)
+				return 0;
+			R[rd] = v;
+			break;
+		case DIF_OP_LDGA:
+			if (dif_ldga(&r, DIF_INSTR_ARRAY_VAR(instr), b, &v) != 0)
+				return 0;
+			R[rd] = v;
+			break;
+		case DIF_OP_CALL:
+			if (dif_call(&r, DIF_INSTR_SUBR(instr), &v) != 0)
+				return 0;
+			R[rd] = v;
+			break;
+		case DIF_OP_PUSHTR:
+		case DIF_OP_PUSHTV:
+			if (dif_push(&r, instr) != 0)
+				return 0;
+			break;
+		case DIF_OP_POPTS:
+			if (r.dr_ntup > 0)
+				r.dr_ntup--;
+			break;
+		case DIF_OP_FLUSHTS:
+			r.dr_ntup = 0;
+			break;
+		case DIF_OP_ALLOCS:
+			if ((v = dif_salloc(&r, a)) == 0)
+				return 0;
+			R[rd] = v;
+			break;
+		case DIF_OP_COPYS:
+			if (dif_copys(&r, a, b, R[rd]) != 0)
+				return 0;
+			break;
+		default:
+			/*
+			 * Variables (global, thread-local, clause-local,
+			 * associative) are not implemented yet, and anything
+			 * else cannot pass dif_validate(): illegal operation.
+			 */
+			dif_fault(&r, DTRACEFLT_ILLOP, op);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Copy a by-reference result or a string into a record slot of "size"
+ * bytes.  Strings are bounded by strsize as well and NUL-padded.
+ */
+int
+dif_copy_result(const struct dif_object *difo, struct dif_mstate *mstate,
+    uint64_t val, void *dst, uint32_t size, int isstr)
+{
+	uint32_t n = size;
+
+	if (size == 0)
+		return 0;
+	if (isstr) {
+		if (mstate->dm_strsize != 0 && mstate->dm_strsize < n)
+			n = mstate->dm_strsize;
+		if (dif_copystr(difo, mstate, val, dst, n) < 0)
+			return -EFAULT;
+		memset((char *)dst + n, 0, size - n);
+		return 0;
+	}
+	return dif_read(difo, mstate, val, dst, size);
+}
+
+const char *
+dif_fault_str(uint32_t fault)
+{
+	switch (fault) {
+	case DTRACEFLT_BADADDR: return "invalid address";
+	case DTRACEFLT_BADALIGN: return "invalid alignment";
+	case DTRACEFLT_ILLOP: return "illegal operation";
+	case DTRACEFLT_DIVZERO: return "divide-by-zero";
+	case DTRACEFLT_NOSCRATCH: return "out of scratch space";
+	case DTRACEFLT_KPRIV: return "invalid kernel access";
+	case DTRACEFLT_UPRIV: return "invalid user access";
+	case DTRACEFLT_TUPOFLOW: return "tuple stack overflow";
+	case DTRACEFLT_BADSTACK: return "bad stack";
+	case DTRACEFLT_LIBRARY: return "library-level fault";
+	default: return "unknown fault";
+	}
+}

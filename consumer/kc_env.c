@@ -1,0 +1,174 @@
+/*
+ * kc_env.c -- the userspace implementation of the environment services
+ * declared in common/kdt_env.h (the kernel's twin is kmod/kd_env.c).
+ *
+ * Linked into every tool and test through libkdt.a, so the common/ code
+ * (DOF loader, DIF emulator, region reader) runs in userspace unchanged.
+ * Memory "of the traced kernel" is, in userspace, only what the engine or
+ * a test registered with kc_env_add_readable() (kc_env.h): kenv_read()
+ * and kenv_read_str() check every byte against those ranges and never
+ * dereference anything else.  The other services map onto libc: calloc,
+ * zlib's crc32, CLOCK_MONOTONIC, sched_getcpu, getpid, gettid and the
+ * program's short name.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "kdt_env.h"
+#include "consumer/kc_env.h"
+
+struct kc_range {
+	uintptr_t	kr_base;
+	uint64_t	kr_len;
+};
+
+static struct kc_range kc_ranges[KC_ENV_MAX_READABLE];
+static uint32_t kc_nranges;
+
+int
+kc_env_add_readable(const void *p, uint64_t len)
+{
+	if (len == 0 || p == NULL)
+		return -EINVAL;
+	if (kc_nranges >= KC_ENV_MAX_READABLE)
+		return -ENOSPC;
+	kc_ranges[kc_nranges].kr_base = (uintptr_t)p;
+	kc_ranges[kc_nranges].kr_len = len;
+	kc_nranges++;
+	return 0;
+}
+
+void
+kc_env_clear_readable(void)
+{
+	kc_nranges = 0;
+}
+
+/* Bytes readable from "addr" on within one registered range, or 0. */
+static uint64_t
+kc_readable(uint64_t addr)
+{
+	uint32_t i;
+	uint64_t off;
+
+	for (i = 0; i < kc_nranges; i++) {
+		if (addr < kc_ranges[i].kr_base)
+			continue;
+		off = addr - kc_ranges[i].kr_base;
+		if (off < kc_ranges[i].kr_len)
+			return kc_ranges[i].kr_len - off;
+	}
+	return 0;
+}
+
+void *
+kenv_zalloc(uint64_t size)
+{
+	if (size == 0 || size > SIZE_MAX)
+		return NULL;
+	return calloc(1, (size_t)size);
+}
+
+void
+kenv_free(void *ptr)
+{
+	free(ptr);
+}
+
+int
+kenv_read(void *dst, uint64_t addr, uint32_t size)
+{
+	uint64_t done = 0, n;
+
+	while (done < size) {
+		if ((n = kc_readable(addr + done)) == 0)
+			return -EFAULT;
+		if (n > size - done)
+			n = size - done;
+		memcpy((char *)dst + done, (const void *)(uintptr_t)(addr + done),
+		    (size_t)n);
+		done += n;
+	}
+	return 0;
+}
+
+int
+kenv_read_str(char *dst, uint64_t addr, uint32_t size)
+{
+	const char *src;
+	uint32_t n = 0;
+	uint64_t avail = 0;
+
+	if (size == 0)
+		return -EINVAL;
+	while (n + 1 < size) {
+		if (avail == 0 && (avail = kc_readable(addr + n)) == 0) {
+			memset(dst, 0, size);
+			return -EFAULT;
+		}
+		src = (const char *)(uintptr_t)(addr + n);
+		if (*src == '\0')
+			break;
+		dst[n++] = *src;
+		avail--;
+	}
+	memset(dst + n, 0, size - n);
+	return (int)n;
+}
+
+uint32_t
+kenv_crc32(const void *buf, uint64_t len)
+{
+	return (uint32_t)crc32_z(0, buf, (z_size_t)len);
+}
+
+uint64_t
+kenv_timestamp(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t
+kenv_cpu(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : (uint32_t)cpu;
+}
+
+uint64_t
+kenv_pid(void)
+{
+	return (uint64_t)getpid();
+}
+
+uint64_t
+kenv_tid(void)
+{
+	return (uint64_t)gettid();
+}
+
+void
+kenv_execname(char *buf, uint32_t size)
+{
+	const char *name = program_invocation_short_name;
+	uint32_t n = 0;
+
+	if (size == 0)
+		return;
+	while (n + 1 < size && name[n] != '\0') {
+		buf[n] = name[n];
+		n++;
+	}
+	memset(buf + n, 0, size - n);
+}
