@@ -1,0 +1,66 @@
+/*
+ * dc.h -- the D compiler's library interface.
+ *
+ * The compiler turns D source text into DOF (common/dof.h).  Callers are the
+ * `kdt` command (consumer/kdt_main.c), the unit tests and the VM tooling;
+ * they all go through dc_compile() and never see the compiler's internals
+ * (compiler/dc_impl.h).  The pipeline is:
+ *
+ *	dc_compile.c  dc_compile(): options, arena, diagnostics
+ *	dc_lex.c      text -> tokens
+ *	dc_parse.c    tokens -> clauses, statements and expression trees
+ *	dc_opt.c      #pragma D option / -x settings
+ *	dc_type.c     types of expressions (D types, built-in variables)
+ *	dc_btf.c      kernel struct types from BTF (libbpf)
+ *	dc_printf.c   printf format checking
+ *	dc_cg.c       expression trees -> DIF objects
+ *	dc_dof.c      clauses + DIF objects -> DOF bytes
+ *	dc_dis.c      DIF objects -> text (kdt -S)
+ *
+ * A failed compilation produces exactly one diagnostic, formatted
+ * "file:line:col: [D_TAG] message"; the tag is stable and tests key on it.
+ */
+#ifndef KDT_DC_H
+#define KDT_DC_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define DC_DIAG_LEN	512
+#define DC_MAXOPTS	32
+
+/* Compile-time settings coming from the command line. */
+struct dc_opts {
+	const char	*dco_btf;	/* BTF file, NULL: $KDT_BTF or sysfs */
+	const char	*dco_xopts[DC_MAXOPTS];	/* "name[=value]" (-x, -q) */
+	int		dco_nxopts;
+	FILE		*dco_dis;	/* non-NULL: disassemble here (-S) */
+};
+
+/* Region placement of an anonymous enabling (compiler-side options). */
+#define DC_REGION_SIZE_DEFAULT	(16ull << 20)
+#define DC_REGION_ADDR_DEFAULT	0x10000000ull
+
+struct dc_out {
+	uint8_t		*dco_dof;	/* DOF image, malloc'ed */
+	size_t		dco_dofsz;
+	uint64_t	dco_regsize;	/* -x regionsize / pragma */
+	uint64_t	dco_regaddr;	/* -x regionaddr / pragma */
+	const char	*dco_tag;	/* tag of the diagnostic, or NULL */
+	char		dco_msg[DC_DIAG_LEN];	/* message without position */
+	char		dco_diag[2 * DC_DIAG_LEN];	/* "file:line:col: [TAG] msg" */
+	int		dco_line;	/* position of the diagnostic */
+	int		dco_col;
+};
+
+/*
+ * Compile "len" bytes of D source named "name" (used in diagnostics).
+ * Returns 0 with out->dco_dof set, or -1 with the diagnostic in "out".
+ * "o" may be NULL.  Free the result with dc_out_free().
+ */
+int dc_compile(const char *src, size_t len, const char *name,
+    const struct dc_opts *o, struct dc_out *out);
+void dc_out_free(struct dc_out *out);
+
+#endif /* KDT_DC_H */

@@ -1,0 +1,422 @@
+/*
+ * dc_cg.c -- DIF code generation for one typed expression tree.
+ *
+ * dc_cg_object() turns an expression (already typed by dc_type.c) into one
+ * DIF object: instruction text, an INTTAB of 64-bit constants (setx,
+ * deduplicated) and a STRTAB of string literals (sets), plus the object's
+ * return type.  The generator is a straightforward tree walk: every
+ * sub-expression leaves its value in a register taken from a bitmask
+ * allocator over %r1..%r7 (%r0 reads as zero and is never written);
+ * running out is the D_NOREG error.  Comparisons, !, &&, || and ?: use cmp
+ * or tst followed by forward branches whose labels are patched once the
+ * target is known, so the validator's "branches go forward" rule holds by
+ * construction.  Every object ends in "ret".  Called by dc_parse.c for
+ * each predicate and action.
+ */
+#include <string.h>
+#include "dc_impl.h"
+
+static int cg_expr(struct dc_ctx *cx, struct dc_node *n);
+
+static void
+cg_emit(struct dc_ctx *cx, uint32_t w)
+{
+	struct dc_difo *df = cx->cx_difo;
+
+	if (df->df_len >= DC_MAXTEXT)
+		dc_error(cx, 0, 0, "D_DIF_SIZE", "DIF object exceeds the limit of %u instructions", DC_MAXTEXT);
+	df->df_text[df->df_len++] = w;
+}
+
+static uint32_t
+cg_here(struct dc_ctx *cx)
+{
+	return cx->cx_difo->df_len;
+}
+
+/* Emit a branch to be patched by cg_patch(); returns its index. */
+static uint32_t
+cg_branch(struct dc_ctx *cx, int op)
+{
+	uint32_t at = cg_here(cx);
+
+	cg_emit(cx, DIF_INSTR_BRANCH(op, 0));
+	return at;
+}
+
+static void
+cg_patch(struct dc_ctx *cx, uint32_t at)
+{
+	uint32_t *w = &cx->cx_difo->df_text[at];
+
+	*w = DIF_INSTR_BRANCH(DIF_INSTR_OP(*w), cg_here(cx));
+}
+
+static int
+cg_reg(struct dc_ctx *cx, const struct dc_node *n)
+{
+	struct dc_difo *df = cx->cx_difo;
+	int r;
+
+	for (r = 1; r < DIF_DIR_NREGS; r++) {
+		if ((df->df_regs & (1u << r)) == 0) {
+			df->df_regs |= 1u << r;
+			return r;
+		}
+	}
+	dc_error(cx, n->n_line, n->n_col, "D_NOREG", "insufficient registers to generate code: expression needs more than %d registers", DIF_DIR_NREGS - 1);
+}
+
+static void
+cg_free(struct dc_ctx *cx, int r)
+{
+	cx->cx_difo->df_regs &= ~(1u << r);
+}
+
+static void
+cg_setx(struct dc_ctx *cx, uint64_t v, int rd)
+{
+	struct dc_difo *df = cx->cx_difo;
+	uint32_t i;
+
+	for (i = 0; i < df->df_nints; i++)
+		if (df->df_ints[i] == v)
+			break;
+	if (i == df->df_nints) {
+		if (i >= DC_MAXINTS)
+			dc_error(cx, 0, 0, "D_DIF_SIZE", "DIF object exceeds the limit of %u integer constants", DC_MAXINTS);
+		df->df_ints[df->df_nints++] = v;
+	}
+	cg_emit(cx, DIF_INSTR_SETX(i, rd));
+}
+
+static void
+cg_sets(struct dc_ctx *cx, const struct dc_node *n, int rd)
+{
+	struct dc_difo *df = cx->cx_difo;
+	uint32_t off = 0;
+	char *ns;
+
+	while (off < df->df_strlen && strcmp(df->df_strs + off, n->n_str) != 0)
+		off += (uint32_t)strlen(df->df_strs + off) + 1;
+	if (off >= df->df_strlen) {
+		if (df->df_strlen + n->n_len + 1 > DIF_STROFF_MAX)
+			dc_error(cx, n->n_line, n->n_col, "D_STR_SIZE", "string table of DIF object exceeds the limit of %u bytes", DIF_STROFF_MAX);
+		ns = dc_alloc(cx, df->df_strlen + n->n_len + 1);
+		memcpy(ns, df->df_strs, df->df_strlen);
+		memcpy(ns + df->df_strlen, n->n_str, n->n_len + 1);
+		off = df->df_strlen;
+		df->df_strs = ns;
+		df->df_strlen += (uint32_t)n->n_len + 1;
+	}
+	cg_emit(cx, DIF_INSTR_SETS(off, rd));
+}
+
+/* rd = (condition that "op" tests) ? 1 : 0, after a cmp/scmp/tst. */
+static void
+cg_flag(struct dc_ctx *cx, int op, int rd)
+{
+	uint32_t btrue, bend;
+
+	btrue = cg_branch(cx, op);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_MOV, 0, 0, rd));
+	bend = cg_branch(cx, DIF_OP_BA);
+	cg_patch(cx, btrue);
+	cg_setx(cx, 1, rd);
+	cg_patch(cx, bend);
+}
+
+static int
+cg_cmp_op(enum dc_tok op, int uns)
+{
+	switch (op) {
+	case DT_EQ: return DIF_OP_BE;
+	case DT_NE: return DIF_OP_BNE;
+	case DT_LT: return uns ? DIF_OP_BLU : DIF_OP_BL;
+	case DT_LE: return uns ? DIF_OP_BLEU : DIF_OP_BLE;
+	case DT_GT: return uns ? DIF_OP_BGU : DIF_OP_BG;
+	default: return uns ? DIF_OP_BGEU : DIF_OP_BGE;
+	}
+}
+
+static int
+cg_compare(struct dc_ctx *cx, struct dc_node *n)
+{
+	const struct dc_type *a = &n->n_a->n_type, *b = &n->n_b->n_type;
+	int ra = cg_expr(cx, n->n_a), rb = cg_expr(cx, n->n_b), uns;
+
+	if (a->ty_kind == DC_STRING) {
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_SCMP, ra, rb, 0));
+		uns = 0;
+	} else {
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_CMP, ra, rb, 0));
+		uns = a->ty_kind == DC_PTR || b->ty_kind == DC_PTR ||
+		    (a->ty_size >= 4 && !a->ty_signed &&
+		    a->ty_size >= b->ty_size) ||
+		    (b->ty_size >= 4 && !b->ty_signed &&
+		    b->ty_size >= a->ty_size);
+	}
+	cg_free(cx, rb);
+	cg_flag(cx, cg_cmp_op(n->n_op, uns), ra);
+	return ra;
+}
+
+/* && and ||: evaluate the right side only when it decides. */
+static int
+cg_logical(struct dc_ctx *cx, struct dc_node *n)
+{
+	int isand = n->n_op == DT_LAND, ra, rb;
+	int op = isand ? DIF_OP_BE : DIF_OP_BNE;
+	uint32_t b1, b2, bend;
+
+	ra = cg_expr(cx, n->n_a);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_TST, ra, 0, 0));
+	b1 = cg_branch(cx, op);
+	rb = cg_expr(cx, n->n_b);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_TST, rb, 0, 0));
+	cg_free(cx, rb);
+	b2 = cg_branch(cx, op);
+	if (isand)
+		cg_setx(cx, 1, ra);
+	else
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_MOV, 0, 0, ra));
+	bend = cg_branch(cx, DIF_OP_BA);
+	cg_patch(cx, b1);
+	cg_patch(cx, b2);
+	if (isand)
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_MOV, 0, 0, ra));
+	else
+		cg_setx(cx, 1, ra);
+	cg_patch(cx, bend);
+	return ra;
+}
+
+/* r = (r != 0) */
+static void
+cg_bool(struct dc_ctx *cx, int r)
+{
+	uint32_t b;
+
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_TST, r, 0, 0));
+	b = cg_branch(cx, DIF_OP_BE);
+	cg_setx(cx, 1, r);
+	cg_patch(cx, b);
+}
+
+static int
+cg_arith_op(const struct dc_node *n)
+{
+	int s = n->n_type.ty_signed;
+
+	switch (n->n_op) {
+	case DT_PLUS: return DIF_OP_ADD;
+	case DT_MINUS: return DIF_OP_SUB;
+	case DT_STAR: return DIF_OP_MUL;
+	case DT_SLASH: return s ? DIF_OP_SDIV : DIF_OP_UDIV;
+	case DT_PERCENT: return s ? DIF_OP_SREM : DIF_OP_UREM;
+	case DT_SHL: return DIF_OP_SLL;
+	case DT_SHR: return s ? DIF_OP_SRA : DIF_OP_SRL;
+	case DT_BAND: case DT_LAND: return DIF_OP_AND;
+	case DT_BOR: return DIF_OP_OR;
+	default: return DIF_OP_XOR;
+	}
+}
+
+static int
+cg_binary(struct dc_ctx *cx, struct dc_node *n)
+{
+	int ra, rb;
+
+	switch (n->n_op) {
+	case DT_EQ: case DT_NE: case DT_LT: case DT_LE: case DT_GT: case DT_GE:
+		return cg_compare(cx, n);
+	case DT_LAND: case DT_LOR:
+		return cg_logical(cx, n);
+	default:
+		break;
+	}
+	ra = cg_expr(cx, n->n_a);
+	rb = cg_expr(cx, n->n_b);
+	if (n->n_op == DT_LXOR) {
+		cg_bool(cx, ra);
+		cg_bool(cx, rb);
+	}
+	cg_emit(cx, DIF_INSTR_FMT(cg_arith_op(n), ra, rb, ra));
+	cg_free(cx, rb);
+	return ra;
+}
+
+static int
+cg_unary(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_expr(cx, n->n_a);
+
+	switch (n->n_op) {
+	case DT_MINUS:
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_SUB, 0, r, r));
+		break;
+	case DT_TILDE:
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_NOT, r, 0, r));
+		break;
+	case DT_NOT:
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_TST, r, 0, 0));
+		cg_flag(cx, DIF_OP_BE, r);
+		break;
+	default:
+		break;
+	}
+	return r;
+}
+
+static int
+cg_cond(struct dc_ctx *cx, struct dc_node *n)
+{
+	int rc = cg_expr(cx, n->n_a), r, rt;
+	uint32_t belse, bend;
+
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_TST, rc, 0, 0));
+	cg_free(cx, rc);
+	belse = cg_branch(cx, DIF_OP_BE);
+	r = cg_expr(cx, n->n_b);
+	bend = cg_branch(cx, DIF_OP_BA);
+	cg_patch(cx, belse);
+	rt = cg_expr(cx, n->n_c);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_MOV, rt, 0, r));
+	cg_free(cx, rt);
+	cg_patch(cx, bend);
+	return r;
+}
+
+/* Integer casts narrower than 64 bits: shift left, then back. */
+static int
+cg_cast(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_expr(cx, n->n_a), rt;
+	const struct dc_type *ty = &n->n_type;
+
+	if (ty->ty_kind != DC_INT || ty->ty_size >= 8)
+		return r;
+	rt = cg_reg(cx, n);
+	cg_setx(cx, 64 - 8 * (uint64_t)ty->ty_size, rt);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_SLL, r, rt, r));
+	cg_emit(cx, DIF_INSTR_FMT(ty->ty_signed ? DIF_OP_SRA : DIF_OP_SRL,
+	    r, rt, r));
+	cg_free(cx, rt);
+	return r;
+}
+
+static int
+cg_load_op(const struct dc_type *ty)
+{
+	if (ty->ty_kind == DC_PTR || ty->ty_size == 8)
+		return DIF_OP_LDX;
+	switch (ty->ty_size) {
+	case 1: return ty->ty_signed ? DIF_OP_LDSB : DIF_OP_LDUB;
+	case 2: return ty->ty_signed ? DIF_OP_LDSH : DIF_OP_LDUH;
+	default: return ty->ty_signed ? DIF_OP_LDSW : DIF_OP_LDUW;
+	}
+}
+
+/* ptr->member: address arithmetic, then a load unless it is an array. */
+static int
+cg_member(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_expr(cx, n->n_a), rt;
+
+	if (n->n_moff != 0) {
+		rt = cg_reg(cx, n);
+		cg_setx(cx, n->n_moff, rt);
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, r, rt, r));
+		cg_free(cx, rt);
+	}
+	if (n->n_type.ty_kind == DC_INT || n->n_type.ty_kind == DC_PTR)
+		cg_emit(cx, DIF_INSTR_FMT(cg_load_op(&n->n_type), r, 0, r));
+	return r;
+}
+
+/* stringof(kernel address): the kdt kstring subroutine copies it. */
+static int
+cg_stringof(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_expr(cx, n->n_a);
+
+	if (n->n_a->n_type.ty_kind == DC_STRING)
+		return r;
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_FLUSHTS, 0, 0, 0));
+	cg_emit(cx, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF_T, 0, r));
+	cg_emit(cx, DIF_INSTR_CALL(DIF_SUBR_KDT_KSTRING, r));
+	return r;
+}
+
+static int
+cg_expr(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r;
+
+	switch (n->n_kind) {
+	case DN_INT:
+		r = cg_reg(cx, n);
+		cg_setx(cx, n->n_ival, r);
+		return r;
+	case DN_STR:
+		r = cg_reg(cx, n);
+		cg_sets(cx, n, r);
+		return r;
+	case DN_VAR:
+		r = cg_reg(cx, n);
+		cg_emit(cx, DIF_INSTR_LDV(DIF_OP_LDGS, n->n_ival, r));
+		return r;
+	case DN_UNARY: return cg_unary(cx, n);
+	case DN_BINARY: return cg_binary(cx, n);
+	case DN_COND: return cg_cond(cx, n);
+	case DN_CAST: return cg_cast(cx, n);
+	case DN_MEMBER: return cg_member(cx, n);
+	case DN_STRINGOF: return cg_stringof(cx, n);
+	default:
+		dc_error(cx, n->n_line, n->n_col, "D_SYNTAX", "expression cannot be compiled");
+	}
+}
+
+static void
+cg_rtype(struct dif_type *rt, const struct dc_type *ty, int rsize)
+{
+	memset(rt, 0, sizeof (*rt));
+	if (rsize >= 0) {
+		rt->dtdt_kind = DIF_TYPE_CTF;
+		rt->dtdt_ckind = DIF_CTF_INTEGER;
+		rt->dtdt_size = (uint32_t)rsize;
+	} else if (ty->ty_kind == DC_STRING) {
+		rt->dtdt_kind = DIF_TYPE_STRING;
+		rt->dtdt_flags = DIF_TF_BYREF;
+	} else {
+		rt->dtdt_kind = DIF_TYPE_CTF;
+		rt->dtdt_ckind = ty->ty_kind == DC_PTR ? DIF_CTF_POINTER :
+		    DIF_CTF_INTEGER;
+		rt->dtdt_size = ty->ty_size;
+	}
+}
+
+/*
+ * Compile "e" (NULL: an object returning %r0) into a new DIF object.
+ * rsize >= 0 forces an integer return type of that size (0 = void, as for
+ * expression statements; 4 for exit(); 8 for an argument-less printf); -1
+ * takes the expression's type.
+ */
+struct dc_difo *
+dc_cg_object(struct dc_ctx *cx, struct dc_node *e, int rsize)
+{
+	struct dc_difo *df = dc_alloc(cx, sizeof (*df));
+	int r = 0;
+
+	memset(df, 0, sizeof (*df));
+	df->df_text = dc_alloc(cx, sizeof (uint32_t) * DC_MAXTEXT);
+	df->df_ints = dc_alloc(cx, sizeof (uint64_t) * DC_MAXINTS);
+	df->df_strs = dc_alloc(cx, 1);
+	cx->cx_difo = df;
+	if (e != NULL)
+		r = cg_expr(cx, e);
+	cg_emit(cx, DIF_INSTR_RET(r));
+	cg_rtype(&df->df_rtype, e != NULL ? &e->n_type : NULL, rsize);
+	cx->cx_difo = NULL;
+	return df;
+}

@@ -1,0 +1,176 @@
+/*
+ * dc_compile.c -- the compiler's entry point, arena and diagnostics.
+ *
+ * dc_compile() (declared in dc.h, called by kdt_main.c and the tests) sets
+ * up one compilation context, applies the command-line options, runs the
+ * parser (which type-checks and generates DIF clause by clause, see
+ * dc_parse.c) and finally the DOF writer.  Any diagnostic longjmp()s back
+ * here; because everything lives in the arena, cleanup is one loop.
+ */
+#include <stdlib.h>
+#include <stdarg.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "dc_impl.h"
+
+struct dc_chunk {
+	struct dc_chunk	*ch_next;
+	size_t		ch_size;
+	size_t		ch_used;
+	max_align_t	ch_data[];
+};
+
+#define DC_CHUNK_SIZE	(64u << 10)
+
+void *
+dc_alloc(struct dc_ctx *cx, size_t size)
+{
+	struct dc_chunk *ch = cx->cx_arena;
+	size_t need = (size + 15) & ~(size_t)15;
+	void *p;
+
+	if (ch == NULL || ch->ch_size - ch->ch_used < need) {
+		size_t csz = need > DC_CHUNK_SIZE ? need : DC_CHUNK_SIZE;
+
+		ch = calloc(1, sizeof (*ch) + csz);
+		if (ch == NULL)
+			dc_error(cx, 0, 0, "D_NOMEM", "out of memory");
+		ch->ch_size = csz;
+		ch->ch_next = cx->cx_arena;
+		cx->cx_arena = ch;
+	}
+	p = (char *)ch->ch_data + ch->ch_used;
+	ch->ch_used += need;
+	return p;
+}
+
+char *
+dc_strndup(struct dc_ctx *cx, const char *s, size_t len)
+{
+	char *p = dc_alloc(cx, len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+void
+dc_error(struct dc_ctx *cx, int line, int col, const char *tag,
+    const char *fmt, ...)
+{
+	struct dc_out *out = cx->cx_out;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->dco_msg, sizeof (out->dco_msg), fmt, ap);
+	va_end(ap);
+	out->dco_tag = tag;
+	out->dco_line = line;
+	out->dco_col = col;
+	if (line == 0)
+		snprintf(out->dco_diag, sizeof (out->dco_diag),
+		    "%.200s: [%.40s] %s", cx->cx_name, tag, out->dco_msg);
+	else
+		snprintf(out->dco_diag, sizeof (out->dco_diag),
+		    "%.200s:%d:%d: [%.40s] %s", cx->cx_name, line, col, tag,
+		    out->dco_msg);
+	longjmp(cx->cx_jmp, 1);
+}
+
+static void
+dc_ctx_free(struct dc_ctx *cx)
+{
+	struct dc_chunk *ch, *next;
+
+	for (ch = cx->cx_arena; ch != NULL; ch = next) {
+		next = ch->ch_next;
+		free(ch);
+	}
+	cx->cx_arena = NULL;
+	if (cx->cx_btf != NULL)
+		btf__free(cx->cx_btf);
+	cx->cx_btf = NULL;
+}
+
+static void
+dc_ctx_init(struct dc_ctx *cx, const char *src, size_t len,
+    const char *name, const struct dc_opts *o, struct dc_out *out)
+{
+	int i;
+
+	memset(cx, 0, sizeof (*cx));
+	cx->cx_srcname = name != NULL ? name : "<input>";
+	cx->cx_name = cx->cx_srcname;
+	cx->cx_src = src;
+	cx->cx_len = len;
+	cx->cx_opts = o;
+	cx->cx_out = out;
+	cx->cx_tail = &cx->cx_clauses;
+	cx->cx_regsize = DC_REGION_SIZE_DEFAULT;
+	cx->cx_regaddr = DC_REGION_ADDR_DEFAULT;
+	for (i = 0; i < DTRACEOPT_MAX; i++)
+		cx->cx_optv[i] = DTRACEOPT_UNSET;
+}
+
+/* The volatile context pointer keeps longjmp from clobbering it. */
+static int
+dc_run(struct dc_ctx *volatile cx)
+{
+	const struct dc_opts *o = cx->cx_opts;
+	struct dc_out *out = cx->cx_out;
+	int i;
+
+	if (setjmp(cx->cx_jmp) != 0)
+		return -1;
+	cx->cx_name = "-x";
+	for (i = 0; o != NULL && i < o->dco_nxopts; i++)
+		dc_opt_set(cx, o->dco_xopts[i], 0, 0);
+	cx->cx_name = cx->cx_srcname;
+	dc_lex_init(cx);
+	dc_parse_program(cx);
+	if (cx->cx_clauses == NULL)
+		dc_error(cx, cx->cx_line, cx->cx_col, "D_EMPTY",
+		    "program contains no probe clauses");
+	if (dc_dof_write(cx, &out->dco_dof, &out->dco_dofsz) != 0)
+		dc_error(cx, 0, 0, "D_NOMEM", "out of memory writing DOF");
+	if (o != NULL && o->dco_dis != NULL)
+		dc_dis_program(o->dco_dis, cx);
+	out->dco_regsize = cx->cx_regsize;
+	out->dco_regaddr = cx->cx_regaddr;
+	return 0;
+}
+
+int
+dc_compile(const char *src, size_t len, const char *name,
+    const struct dc_opts *o, struct dc_out *out)
+{
+	struct dc_ctx *cx;
+	int rc;
+
+	memset(out, 0, sizeof (*out));
+	cx = malloc(sizeof (*cx));
+	if (cx == NULL) {
+		snprintf(out->dco_diag, sizeof (out->dco_diag),
+		    "%s: [D_NOMEM] out of memory", name);
+		out->dco_tag = "D_NOMEM";
+		return -1;
+	}
+	dc_ctx_init(cx, src, len, name, o, out);
+	rc = dc_run(cx);
+	dc_ctx_free(cx);
+	free(cx);
+	if (rc != 0) {
+		free(out->dco_dof);
+		out->dco_dof = NULL;
+		out->dco_dofsz = 0;
+	}
+	return rc;
+}
+
+void
+dc_out_free(struct dc_out *out)
+{
+	free(out->dco_dof);
+	out->dco_dof = NULL;
+	out->dco_dofsz = 0;
+}

@@ -1,0 +1,168 @@
+/*
+ * dc_opt.c -- D options: "#pragma D option name=value" and "kdt -x".
+ *
+ * Kernel options (table below) become OPTDESC entries in the DOF, written
+ * by dc_dof.c from cx_optv[].  regionsize and regionaddr are compiler-side
+ * options of `kdt -A`: they place the reserved memory region and never
+ * reach the kernel through OPTDESC.  Called by dc_compile.c (command-line
+ * options) and dc_parse.c (pragmas).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dc_impl.h"
+
+enum { OV_BOOL, OV_SIZE, OV_RATE, OV_POLICY, OV_COUNT };
+
+struct dc_optdef {
+	const char	*od_name;
+	uint32_t	od_id;		/* DTRACEOPT_* */
+	int		od_kind;
+};
+
+static const struct dc_optdef dc_optdefs[] = {
+	{ "bufsize", DTRACEOPT_BUFSIZE, OV_SIZE },
+	{ "bufpolicy", DTRACEOPT_BUFPOLICY, OV_POLICY },
+	{ "dynvarsize", DTRACEOPT_DYNVARSIZE, OV_SIZE },
+	{ "aggsize", DTRACEOPT_AGGSIZE, OV_SIZE },
+	{ "specsize", DTRACEOPT_SPECSIZE, OV_SIZE },
+	{ "nspec", DTRACEOPT_NSPEC, OV_COUNT },
+	{ "strsize", DTRACEOPT_STRSIZE, OV_SIZE },
+	{ "flowindent", DTRACEOPT_FLOWINDENT, OV_BOOL },
+	{ "quiet", DTRACEOPT_QUIET, OV_BOOL },
+	{ "destructive", DTRACEOPT_DESTRUCTIVE, OV_BOOL },
+	{ "rawbytes", DTRACEOPT_RAWBYTES, OV_BOOL },
+	{ "stackframes", DTRACEOPT_STACKFRAMES, OV_COUNT },
+	{ "switchrate", DTRACEOPT_SWITCHRATE, OV_RATE },
+	{ "aggrate", DTRACEOPT_AGGRATE, OV_RATE },
+};
+
+/* "16m", "4k", "1g", or plain bytes; -1 on junk or overflow. */
+static int
+dc_opt_size(const char *v, uint64_t *out)
+{
+	char *end;
+	unsigned long long n;
+	int shift = 0;
+
+	if (*v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	n = strtoull(v, &end, 0);
+	if (errno != 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (*end != '\0' || (shift > 0 && n > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)n << shift;
+	return 0;
+}
+
+/* Rates: "10hz" or a plain count per second. */
+static int
+dc_opt_rate(const char *v, uint64_t *out)
+{
+	char *end;
+	unsigned long long n;
+
+	if (*v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	n = strtoull(v, &end, 0);
+	if (errno != 0 || n == 0 || (*end != '\0' && strcmp(end, "hz") != 0))
+		return -1;
+	*out = 1000000000ull / n;
+	return 0;
+}
+
+static int
+dc_opt_value(const struct dc_optdef *od, const char *v, uint64_t *out)
+{
+	switch (od->od_kind) {
+	case OV_BOOL:
+		if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "") == 0)
+			*out = 1;
+		else if (strcmp(v, "0") == 0)
+			*out = 0;
+		else
+			return -1;
+		return 0;
+	case OV_POLICY:
+		if (v == NULL)
+			return -1;
+		if (strcmp(v, "ring") == 0)
+			*out = DTRACEOPT_BUFPOLICY_RING;
+		else if (strcmp(v, "fill") == 0)
+			*out = DTRACEOPT_BUFPOLICY_FILL;
+		else if (strcmp(v, "switch") == 0)
+			*out = DTRACEOPT_BUFPOLICY_SWITCH;
+		else
+			return -1;
+		return 0;
+	case OV_RATE:
+		return v == NULL ? -1 : dc_opt_rate(v, out);
+	default:
+		return v == NULL || dc_opt_size(v, out) != 0 || *out == 0 ?
+		    -1 : 0;
+	}
+}
+
+static const char *
+dc_opt_expect(const struct dc_optdef *od)
+{
+	switch (od->od_kind) {
+	case OV_BOOL: return "no value, 0 or 1";
+	case OV_POLICY: return "ring, fill or switch";
+	case OV_RATE: return "a positive rate such as 10hz";
+	case OV_COUNT: return "a number";
+	default: return "a non-zero size such as 4m";
+	}
+}
+
+/* Compiler-side options of kdt -A; 1 when "name" was one of them. */
+static int
+dc_opt_region(struct dc_ctx *cx, const char *name, const char *v,
+    int line, int col)
+{
+	uint64_t *dst;
+
+	if (strcmp(name, "regionsize") == 0)
+		dst = &cx->cx_regsize;
+	else if (strcmp(name, "regionaddr") == 0)
+		dst = &cx->cx_regaddr;
+	else
+		return 0;
+	if (v == NULL || dc_opt_size(v, dst) != 0 || *dst == 0 ||
+	    (*dst & 0xfff) != 0)
+		dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s' to '%s': expected a non-zero multiple of 4k such as 16m", name, v == NULL ? "" : v);
+	return 1;
+}
+
+void
+dc_opt_set(struct dc_ctx *cx, const char *opt, int line, int col)
+{
+	char name[64];
+	const char *eq = strchr(opt, '='), *v = eq != NULL ? eq + 1 : NULL;
+	size_t n = eq != NULL ? (size_t)(eq - opt) : strlen(opt), i;
+
+	if (n == 0 || n >= sizeof (name))
+		dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s': option name must be 1 to %zu characters", opt, sizeof (name) - 1);
+	memcpy(name, opt, n);
+	name[n] = '\0';
+	if (dc_opt_region(cx, name, v, line, col))
+		return;
+	for (i = 0; i < sizeof (dc_optdefs) / sizeof (dc_optdefs[0]); i++) {
+		const struct dc_optdef *od = &dc_optdefs[i];
+
+		if (strcmp(od->od_name, name) != 0)
+			continue;
+		if (dc_opt_value(od, v, &cx->cx_optv[od->od_id]) != 0)
+			dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s' to '%s': expected %s", name, v == NULL ? "" : v, dc_opt_expect(od));
+		return;
+	}
+	dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s': Invalid option name", name);
+}
