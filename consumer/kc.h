@@ -1,0 +1,79 @@
+/*
+ * kc.h -- libkdt's consumer: the one decoder and the one formatter.
+ *
+ * Every front end that shows what kdt recorded -- "kdt -a" on the live
+ * region (kc_anon.c), kdt-extract on a crash dump (crashdump/), later the
+ * crash(8) extension -- hands a region image to kc_print_region() and gets
+ * dtrace(1)'s text output.  They differ only in where the bytes come from
+ * (DESIGN.md, "One decoder").
+ *
+ *   region image --rgn_open()--> view --dof_load(DOF copy)--> ECB layouts
+ *        |                                                       |
+ *        +--rgn_walk_cpu() per cpu, oldest first--> record --kc_print.c
+ *                                                     per action: kc_fmt.c
+ *
+ * Output follows reference section 5 (dof-dif-facts.md): the heading and
+ * the "%3d %6d %32s " prefix unless quiet, trace() by record size,
+ * printf() conversions, a newline per record, one blank line at the end.
+ * Drops, errors, torn and corrupt records go to the error stream with the
+ * program name, the input and the place.
+ */
+#ifndef KDT_KC_H
+#define KDT_KC_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* Options of one decoding run. */
+#define KC_F_QUIET	0x1	/* as if the quiet option were set */
+
+struct kc_opts {
+	const char	*ko_prog;	/* message prefix, e.g. "kdt-extract" */
+	uint32_t	ko_flags;	/* KC_F_* */
+};
+
+/*
+ * Decode and print the region image img[0, len) found at physical address
+ * "phys" (RGN_PHYS_ANY: do not check).  "input" names the image in
+ * messages.  Returns 0 when the region was decoded (problems inside the
+ * record streams are reported on "err" but do not fail it), 1 when the
+ * image or its DOF is unusable.
+ */
+int kc_print_region(const void *img, uint64_t len, uint64_t phys,
+    const char *input, FILE *out, FILE *err);
+int kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
+    const char *input, FILE *out, FILE *err, const struct kc_opts *opts);
+
+/*
+ * "kdt -a": claim the anonymous state through /dev/kdt and print what it
+ * recorded.  Returns the process exit status.
+ */
+int kc_anon_claim(FILE *out, FILE *err);
+
+/* ---- the formatter (kc_fmt.c) ---- */
+
+/* One recorded value: its bytes as stored in the record. */
+struct kc_val {
+	const uint8_t	*kv_data;
+	uint32_t	kv_size;
+	uint32_t	kv_isstr;	/* a NUL-padded string record */
+};
+
+/*
+ * trace(): print one recorded value the way dtrace(1) does (reference
+ * 5.2): integers by size, strings and other bytes by the byte rule.
+ */
+void kc_fmt_trace(FILE *out, const struct kc_val *v, int quiet);
+
+/*
+ * printf(): print "fmt" with the recorded arguments.  Returns how many
+ * arguments the conversions consumed (so the caller knows how many
+ * actions one printf() statement spans), or -1 after writing to
+ * why[0, whysz) what was wrong (unknown conversion, missing argument,
+ * type mismatch); the text up to the problem is printed.
+ */
+int kc_fmt_printf(FILE *out, const char *fmt, const struct kc_val *args,
+    uint32_t nargs, char *why, size_t whysz);
+
+#endif /* KDT_KC_H */

@@ -1,0 +1,219 @@
+/*
+ * cd_scan.c -- the region locator: find kdt's region in a memory source.
+ *
+ * No debuginfo is needed: the region header sits at the start of a page
+ * and carries a magic that kdt's own code and data never contain
+ * (rgn.h), so scanning every page-aligned physical address of every
+ * range for rgn_probe_hdr() finds it.  The scan streams CD_CHUNK bytes
+ * at a time.  A candidate is read whole (rh_size bytes, which must all be
+ * in the dump) and accepted only if rgn_open() validates it at its own
+ * physical address: a stale copy of a header elsewhere in memory (a
+ * buffer that once held the image) names another rh_phys and is skipped.
+ * Called by cd_extract_main() (cd_extract.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/rgn.h"
+#include "crashdump/cd.h"
+
+/* What the scan learned so far. */
+struct cd_scan {
+	struct cd_src	*sc_src;
+	const char	*sc_prog;
+	FILE		*sc_err;
+	char		sc_why[512];	/* the first rejected candidate */
+	uint64_t	sc_done;	/* bytes scanned, for progress */
+	int		sc_progress;
+};
+
+static void
+cd_why(struct cd_scan *sc, int keep, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Remember why a candidate was rejected (the first reason wins). */
+static void
+cd_why(struct cd_scan *sc, int keep, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sc->sc_why[0] != '\0' && !keep)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sc->sc_why, sizeof (sc->sc_why), fmt, ap);
+	va_end(ap);
+}
+
+/* The region must be entirely in the dump; say what is missing if not. */
+static int
+cd_check_backed(struct cd_scan *sc, uint64_t pa, uint64_t size,
+    uint8_t *img)
+{
+	uint64_t miss = CD_NOADDR, cut = sc->sc_src->cs_cut_pa;
+	int rv;
+
+	rv = cd_read_phys(sc->sc_src, pa, img, size, &miss);
+	if (rv == 0)
+		return 0;
+	if (rv != -ENXIO)
+		cd_why(sc, 1, "region at phys 0x%llx: read error: %s",
+		    (unsigned long long)pa, strerror(-rv));
+	else if (cut != CD_NOADDR && cut >= pa && cut < pa + size)
+		cd_why(sc, 1, "region at phys 0x%llx-0x%llx is cut off: the dump ends at phys 0x%llx (file truncated?)",
+		    (unsigned long long)pa, (unsigned long long)(pa + size),
+		    (unsigned long long)cut);
+	else
+		cd_why(sc, 1, "region at phys 0x%llx-0x%llx is not entirely in the dump: phys 0x%llx is missing",
+		    (unsigned long long)pa, (unsigned long long)(pa + size),
+		    (unsigned long long)miss);
+	return 1;
+}
+
+/*
+ * Read and validate the region whose header is at pa.  0 with rg filled;
+ * 1 when it is not usable (the reason is kept in sc_why).
+ */
+static int
+cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
+{
+	struct rgn_hdr h;
+	struct kdt_err ke;
+	struct rgn_view v;
+	uint64_t miss;
+	uint8_t *img;
+
+	if (cd_read_phys(sc->sc_src, pa, &h, sizeof (h), &miss) != 0) {
+		cd_why(sc, 1, "no region header at phys 0x%llx: phys 0x%llx is not in the dump",
+		    (unsigned long long)pa, (unsigned long long)miss);
+		return 1;
+	}
+	if (rgn_open(&v, &h, sizeof (h), RGN_PHYS_ANY, &ke) != 0 &&
+	    strcmp(ke.ke_tag, "RGN_TRUNC") != 0) {
+		cd_why(sc, 0, "region header at phys 0x%llx: %s",
+		    (unsigned long long)pa, ke.ke_msg);
+		return 1;
+	}
+	if (h.rh_size < CD_PAGE || h.rh_size > CD_REGION_MAX) {
+		cd_why(sc, 0, "region header at phys 0x%llx: size 0x%llx is outside [0x%llx, 0x%llx]",
+		    (unsigned long long)pa, (unsigned long long)h.rh_size,
+		    CD_PAGE, CD_REGION_MAX);
+		return 1;
+	}
+	img = malloc(h.rh_size);
+	if (img == NULL || cd_check_backed(sc, pa, h.rh_size, img) != 0)
+		goto reject;
+	if (rgn_open(&v, img, h.rh_size, pa, &ke) != 0) {
+		cd_why(sc, strcmp(ke.ke_tag, "RGN_PHYS") != 0,
+		    "region at phys 0x%llx: %s", (unsigned long long)pa,
+		    ke.ke_msg);
+		goto reject;
+	}
+	rg->cg_img = img;
+	rg->cg_size = h.rh_size;
+	rg->cg_pa = pa;
+	return 0;
+reject:
+	free(img);
+	return 1;
+}
+
+static void
+cd_progress(struct cd_scan *sc, int last)
+{
+	if (!sc->sc_progress)
+		return;
+	if (last)
+		fprintf(sc->sc_err, "\r%60s\r", "");
+	else
+		fprintf(sc->sc_err, "\r%s: %s: scanning for the kdt region: %llu of %llu MiB",
+		    sc->sc_prog, sc->sc_src->cs_name,
+		    (unsigned long long)(sc->sc_done >> 20),
+		    (unsigned long long)(sc->sc_src->cs_total >> 20));
+	fflush(sc->sc_err);
+}
+
+/* Scan one chunk at pa (page-aligned) of n bytes held in buf. */
+static int
+cd_scan_chunk(struct cd_scan *sc, const uint8_t *buf, uint64_t pa,
+    uint64_t n, struct cd_region *rg)
+{
+	uint64_t o;
+
+	for (o = 0; o + sizeof (struct rgn_hdr) <= n; o += CD_PAGE) {
+		if (!rgn_probe_hdr(buf + o, n - o < CD_PAGE ? n - o :
+		    CD_PAGE))
+			continue;
+		if (cd_try(sc, pa + o, rg) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+cd_scan_range(struct cd_scan *sc, const struct cd_range *r, uint8_t *buf,
+    struct cd_region *rg)
+{
+	uint64_t pa = (r->cr_pa + CD_PAGE - 1) & ~(CD_PAGE - 1);
+	uint64_t end = r->cr_pa + r->cr_size, n, miss;
+
+	if (pa < r->cr_pa)
+		return 1;	/* no page starts in the last page of 2^64 */
+	for (; pa < end; pa += n) {
+		n = end - pa < CD_CHUNK ? end - pa : CD_CHUNK;
+		if (cd_read_phys(sc->sc_src, pa, buf, n, &miss) != 0) {
+			cd_why(sc, 0, "read error at phys 0x%llx",
+			    (unsigned long long)pa);
+			return 1;
+		}
+		if (cd_scan_chunk(sc, buf, pa, n, rg) == 0)
+			return 0;
+		sc->sc_done += n;
+		cd_progress(sc, 0);
+	}
+	return 1;
+}
+
+static int
+cd_scan_all(struct cd_scan *sc, struct cd_region *rg)
+{
+	uint8_t *buf = malloc(CD_CHUNK);
+	uint32_t i;
+	int rv = 1;
+
+	if (buf == NULL) {
+		fprintf(sc->sc_err, "%s: no memory for a %llu-byte scan buffer\n",
+		    sc->sc_prog, CD_CHUNK);
+		return 1;
+	}
+	sc->sc_progress = isatty(fileno(sc->sc_err)) &&
+	    sc->sc_src->cs_total >= (256ULL << 20);
+	for (i = 0; i < sc->sc_src->cs_nranges && rv != 0; i++)
+		rv = cd_scan_range(sc, &sc->sc_src->cs_ranges[i], buf, rg);
+	cd_progress(sc, 1);
+	free(buf);
+	return rv;
+}
+
+int
+cd_find_region(struct cd_src *s, uint64_t pa, const char *prog,
+    struct cd_region *rg, FILE *err)
+{
+	struct cd_scan sc;
+
+	memset(&sc, 0, sizeof (sc));
+	memset(rg, 0, sizeof (*rg));
+	sc.sc_src = s;
+	sc.sc_prog = prog;
+	sc.sc_err = err;
+	if (pa != CD_NOADDR ? cd_try(&sc, pa, rg) == 0 :
+	    cd_scan_all(&sc, rg) == 0)
+		return 0;
+	if (sc.sc_why[0] != '\0')
+		fprintf(err, "%s: %s: %s\n", prog, s->cs_name, sc.sc_why);
+	else
+		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?)\n",
+		    prog, s->cs_name, (unsigned long long)(s->cs_total >> 20));
+	return 1;
+}

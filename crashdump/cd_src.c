@@ -1,0 +1,162 @@
+/*
+ * cd_src.c -- the format-independent half of a memory source (cd.h):
+ * building the range list, reading physical bytes across ranges, and
+ * choosing the opener by the dump's first bytes.
+ *
+ * Openers (cd_elf.c) call cd_src_new/cd_src_add/cd_src_sort; the locator
+ * (cd_scan.c) and kdt-extract call cd_open/cd_read_phys/cd_close.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crashdump/cd.h"
+
+struct cd_src *
+cd_src_new(const char *name, const char *format, const struct cd_ops *ops,
+    int fd)
+{
+	struct cd_src *s = calloc(1, sizeof (*s));
+
+	if (s == NULL)
+		return NULL;
+	s->cs_name = name;
+	s->cs_format = format;
+	s->cs_ops = ops;
+	s->cs_fd = fd;
+	s->cs_cut_pa = CD_NOADDR;
+	return s;
+}
+
+int
+cd_src_add(struct cd_src *s, uint64_t pa, uint64_t size, uint64_t off)
+{
+	struct cd_range *r;
+
+	if (size == 0)
+		return 0;
+	if (pa + size < pa)
+		size = UINT64_MAX - pa;	/* a header claiming to wrap 2^64 */
+	r = realloc(s->cs_ranges, (s->cs_nranges + 1) * sizeof (*r));
+	if (r == NULL)
+		return -ENOMEM;
+	s->cs_ranges = r;
+	r[s->cs_nranges].cr_pa = pa;
+	r[s->cs_nranges].cr_size = size;
+	r[s->cs_nranges].cr_off = off;
+	s->cs_nranges++;
+	s->cs_total += size;
+	return 0;
+}
+
+static int
+cd_range_cmp(const void *a, const void *b)
+{
+	const struct cd_range *x = a, *y = b;
+
+	return x->cr_pa < y->cr_pa ? -1 : x->cr_pa > y->cr_pa;
+}
+
+void
+cd_src_sort(struct cd_src *s)
+{
+	if (s->cs_nranges > 1)
+		qsort(s->cs_ranges, s->cs_nranges,
+		    sizeof (*s->cs_ranges), cd_range_cmp);
+}
+
+/* The range holding pa, or NULL. */
+static const struct cd_range *
+cd_range_at(const struct cd_src *s, uint64_t pa)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->cs_nranges; i++)
+		if (pa >= s->cs_ranges[i].cr_pa &&
+		    pa - s->cs_ranges[i].cr_pa < s->cs_ranges[i].cr_size)
+			return &s->cs_ranges[i];
+	return NULL;
+}
+
+int
+cd_read_phys(struct cd_src *s, uint64_t pa, void *buf, uint64_t n,
+    uint64_t *missing)
+{
+	const struct cd_range *r;
+	uint64_t roff, k;
+	int rv;
+
+	while (n > 0) {
+		r = cd_range_at(s, pa);
+		if (r == NULL) {
+			*missing = pa;
+			return -ENXIO;
+		}
+		roff = pa - r->cr_pa;
+		k = r->cr_size - roff < n ? r->cr_size - roff : n;
+		rv = s->cs_ops->co_read(s, r, roff, buf, k);
+		if (rv != 0)
+			return rv;
+		buf = (uint8_t *)buf + k;
+		pa += k;
+		n -= k;
+	}
+	return 0;
+}
+
+void
+cd_close(struct cd_src *s)
+{
+	if (s == NULL)
+		return;
+	if (s->cs_ops != NULL && s->cs_ops->co_close != NULL)
+		s->cs_ops->co_close(s);
+	if (s->cs_fd >= 0)
+		close(s->cs_fd);
+	free(s->cs_ranges);
+	free(s);
+}
+
+/* Say what the file is not, showing its first bytes. */
+static void
+cd_unknown(const char *path, const char *prog, const uint8_t *b, ssize_t n,
+    FILE *err)
+{
+	ssize_t i;
+
+	fprintf(err, "%s: %s: not an ELF core dump (first bytes 0x", prog,
+	    path);
+	for (i = 0; i < n && i < 8; i++)
+		fprintf(err, "%02x", b[i]);
+	if (n <= 0)
+		fprintf(err, ", file is empty");
+	fprintf(err, "); supported: ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory)\n");
+}
+
+int
+cd_open(const char *path, const char *prog, struct cd_src **out, FILE *err)
+{
+	uint8_t magic[8];
+	ssize_t n;
+	int fd;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(err, "%s: %s: cannot open: %s\n", prog, path,
+		    strerror(errno));
+		return 1;
+	}
+	n = pread(fd, magic, sizeof (magic), 0);
+	if (n >= 4 && memcmp(magic, "\177ELF", 4) == 0)
+		return cd_elf_open(fd, path, prog, out, err);
+	if (n < 0)
+		fprintf(err, "%s: %s: cannot read: %s\n", prog, path,
+		    strerror(errno));
+	else
+		cd_unknown(path, prog, magic, n, err);
+	close(fd);
+	return 1;
+}

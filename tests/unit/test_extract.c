@@ -1,0 +1,364 @@
+/*
+ * test_extract.c -- unit tests of kdt-extract (crashdump/): the ELF memory
+ * source, the region locator and the whole tool, run in-process through
+ * cd_extract_main().
+ *
+ * Each test writes a small synthetic ELF core file at run time (no binary
+ * fixtures): an ELF64 header, PT_NOTE and PT_LOAD program headers, noise
+ * memory, a real region made by the writer (common/rgn_write.c) at
+ * physical address 0x10000000 holding a hand-built one-ECB DOF (BEGIN,
+ * trace of a 64-bit value), and optionally a stale full copy of the region
+ * at another address, which the locator must skip.  Broken inputs -- no
+ * region, a dump cut in the middle of the region, not ELF, a truncated
+ * ELF header, an ELF that is not a core -- must give a clear message and
+ * a non-zero status, never a crash (the build runs under ASan/UBSan).
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kt_check.h"
+#include "rgn.h"
+#include "dof.h"
+#include "dif.h"
+#include "crashdump/cd.h"
+
+#define T_RSIZE		(64 * 1024)
+#define T_RPHYS		0x10000000ULL
+#define T_STALE		0x40000ULL
+#define T_LOW		(1024 * 1024)	/* bytes of low memory at phys 0 */
+
+/* ---- a one-ECB DOF: dtrace:::BEGIN { trace(int64) } ---- */
+
+struct t_dofimg {
+	struct dof_hdr	hdr;
+	struct dof_sec	sec[6];
+	uint32_t	text;
+	uint32_t	pad0;
+	struct { struct dif_type t; uint32_t link; } difo;
+	struct dof_probedesc pd;
+	struct dof_actdesc ad;
+	struct dof_ecbdesc ed;
+	char		str[16];
+};
+
+static void
+t_sec(struct dof_sec *s, uint32_t type, uint32_t align, uint32_t entsize,
+    uint64_t off, uint64_t size)
+{
+	s->ds_type = type;
+	s->ds_align = align;
+	s->ds_flags = DOF_SECF_LOAD;
+	s->ds_entsize = entsize;
+	s->ds_offset = off;
+	s->ds_size = size;
+}
+
+static void
+t_dof(struct t_dofimg *d)
+{
+	memset(d, 0, sizeof (*d));
+	memcpy(d->hdr.dh_ident, "\177DOF", 4);
+	d->hdr.dh_ident[DOF_ID_MODEL] = DOF_MODEL_LP64;
+	d->hdr.dh_ident[DOF_ID_ENCODING] = DOF_ENCODE_NATIVE;
+	d->hdr.dh_ident[DOF_ID_VERSION] = DOF_VERSION_1;
+	d->hdr.dh_ident[DOF_ID_DIFVERS] = DIF_VERSION_2;
+	d->hdr.dh_ident[DOF_ID_DIFIREG] = 8;
+	d->hdr.dh_ident[DOF_ID_DIFTREG] = 8;
+	d->hdr.dh_hdrsize = sizeof (d->hdr);
+	d->hdr.dh_secsize = sizeof (struct dof_sec);
+	d->hdr.dh_secnum = 6;
+	d->hdr.dh_secoff = sizeof (d->hdr);
+	d->hdr.dh_loadsz = d->hdr.dh_filesz = sizeof (*d);
+	memcpy(d->str, "\0dtrace\0BEGIN", 14);
+	t_sec(&d->sec[0], DOF_SECT_STRTAB, 1, 0,
+	    offsetof(struct t_dofimg, str), sizeof (d->str));
+	d->text = DIF_INSTR_RET(0);
+	t_sec(&d->sec[1], DOF_SECT_DIF, 4, 4,
+	    offsetof(struct t_dofimg, text), 4);
+	d->difo.t.dtdt_ckind = DIF_CTF_INTEGER;
+	d->difo.t.dtdt_size = 8;
+	d->difo.link = 1;
+	t_sec(&d->sec[2], DOF_SECT_DIFOHDR, 4, 0,
+	    offsetof(struct t_dofimg, difo), sizeof (d->difo));
+	d->pd = (struct dof_probedesc){ 0, 1, 0, 0, 8, 0 };
+	t_sec(&d->sec[3], DOF_SECT_PROBEDESC, 4, 24,
+	    offsetof(struct t_dofimg, pd), 24);
+	d->ad = (struct dof_actdesc){ 2, DOF_SECIDX_NONE, DTRACEACT_DIFEXPR,
+	    0, 0, 0 };
+	t_sec(&d->sec[4], DOF_SECT_ACTDESC, 8, 32,
+	    offsetof(struct t_dofimg, ad), 32);
+	d->ed = (struct dof_ecbdesc){ 3, DOF_SECIDX_NONE, 4, 0, 0 };
+	t_sec(&d->sec[5], DOF_SECT_ECBDESC, 8, 0,
+	    offsetof(struct t_dofimg, ed), sizeof (d->ed));
+}
+
+/* A region at T_RPHYS with one BEGIN record on cpu 1 tracing "val". */
+static uint8_t *
+t_region(int64_t val)
+{
+	static struct t_dofimg dof;
+	struct rgn_params p;
+	struct kdt_err ke;
+	struct rgn_rec *rr;
+	uint8_t *b = calloc(1, T_RSIZE);
+
+	t_dof(&dof);
+	memset(&p, 0, sizeof (p));
+	p.rp_phys = T_RPHYS;
+	p.rp_ncpu = 2;
+	p.rp_policy = DTRACEOPT_BUFPOLICY_RING;
+	p.rp_probe_cap = 4;
+	p.rp_epid_cap = 4;
+	p.rp_dof = &dof;
+	p.rp_dofsz = sizeof (dof);
+	ck_assert_int_eq(rgn_init(b, T_RSIZE, &p, &ke), 0);
+	ck_assert_int_eq(rgn_add_probe(b, 1, "dtrace", "", "", "BEGIN", &ke),
+	    0);
+	ck_assert_int_eq(rgn_add_epid(b, 1, 1, 0, 8, &ke), 0);
+	rr = rgn_reserve(rgn_cpu(b, 1), DTRACEOPT_BUFPOLICY_RING, 8);
+	memcpy(rr + 1, &val, 8);
+	rgn_commit(rgn_cpu(b, 1), rr, 1, 1);
+	return b;
+}
+
+/* ---- synthetic ELF cores ---- */
+
+struct t_seg {
+	uint64_t	ts_pa;
+	uint64_t	ts_size;
+	const uint8_t	*ts_data;
+};
+
+static char t_path[64];
+
+/* Write ehdr, a PT_NOTE, the PT_LOADs, then each segment's bytes. */
+static const char *
+t_write_core(const struct t_seg *sg, uint32_t n, uint16_t type)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[8];
+	uint64_t off = sizeof (eh) + (n + 1) * sizeof (Elf64_Phdr) + 64;
+	uint32_t i;
+	FILE *f;
+	int fd;
+
+	snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-core-XXXXXX");
+	fd = mkstemp(t_path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	memset(&eh, 0, sizeof (eh));
+	memset(ph, 0, sizeof (ph));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = type;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof (eh);
+	eh.e_ehsize = sizeof (eh);
+	eh.e_phentsize = sizeof (Elf64_Phdr);
+	eh.e_phnum = (uint16_t)(n + 1);
+	ph[0].p_type = PT_NOTE;
+	ph[0].p_offset = off - 64;
+	ph[0].p_filesz = 64;
+	for (i = 0; i < n; i++) {
+		ph[i + 1].p_type = PT_LOAD;
+		ph[i + 1].p_offset = off;
+		ph[i + 1].p_paddr = ph[i + 1].p_vaddr = sg[i].ts_pa;
+		ph[i + 1].p_filesz = ph[i + 1].p_memsz = sg[i].ts_size;
+		off += sg[i].ts_size;
+	}
+	fwrite(&eh, sizeof (eh), 1, f);
+	fwrite(ph, sizeof (Elf64_Phdr), n + 1, f);
+	for (i = 0; i < 64; i++)
+		fputc(0, f);
+	for (i = 0; i < n; i++)
+		fwrite(sg[i].ts_data, 1, sg[i].ts_size, f);
+	fclose(f);
+	return t_path;
+}
+
+/* Low memory: pseudo-random noise, with a stale region copy if given. */
+static uint8_t *
+t_lowmem(const uint8_t *stale)
+{
+	uint8_t *m = malloc(T_LOW);
+	uint32_t i, x = 12345;
+
+	for (i = 0; i < T_LOW; i++) {
+		x = x * 1103515245 + 12345;
+		m[i] = (uint8_t)(x >> 16);
+	}
+	if (stale != NULL)
+		memcpy(m + T_STALE, stale, T_RSIZE);
+	return m;
+}
+
+/* A dump with low memory (stale copy inside) and the region + 64K. */
+static const char *
+t_good_core(void)
+{
+	uint8_t *rg = t_region(42), *low = t_lowmem(rg);
+	uint8_t *hi = calloc(1, T_RSIZE * 2);
+	struct t_seg sg[2] = { { 0, T_LOW, low }, { T_RPHYS, T_RSIZE * 2,
+	    hi } };
+	const char *path;
+
+	memcpy(hi, rg, T_RSIZE);
+	memset(hi + T_RSIZE, 0x5a, T_RSIZE);
+	path = t_write_core(sg, 2, ET_CORE);
+	free(rg);
+	free(low);
+	free(hi);
+	return path;
+}
+
+/* Run kdt-extract with up to 4 arguments; collect out and err. */
+static int
+t_run(char *out, char *err, const char *a1, const char *a2, const char *a3,
+    const char *a4)
+{
+	char *argv[6] = { "kdt-extract", (char *)a1, (char *)a2, (char *)a3,
+	    (char *)a4, NULL };
+	int argc = 1, rv;
+	FILE *fo, *fe;
+
+	memset(out, 0, 4096);
+	memset(err, 0, 4096);
+	fo = fmemopen(out, 4096, "w");
+	fe = fmemopen(err, 4096, "w");
+
+	while (argc < 5 && argv[argc] != NULL)
+		argc++;
+	rv = cd_extract_main(argc, argv, fo, fe);
+	fclose(fo);
+	fclose(fe);
+	return rv;
+}
+
+#define T_BEGIN_OUT \
+	"CPU     ID                    FUNCTION:NAME\n" \
+	"  1      1                           :BEGIN                42\n" \
+	"\n"
+
+START_TEST(test_finds_region_skips_stale_copy)
+{
+	const char *path = t_good_core();
+	char out[4096], err[4096];
+
+	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 0);
+	ck_assert_str_eq(out, T_BEGIN_OUT);
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(t_run(out, err, "-q", path, NULL, NULL), 0);
+	ck_assert_str_eq(out, "42\n");
+	ck_assert_int_eq(t_run(out, err, path, "--phys", "0x10000000", NULL),
+	    0);
+	ck_assert_str_eq(out, T_BEGIN_OUT);
+	ck_assert_int_eq(t_run(out, err, path, "--phys", "0x40000", NULL), 1);
+	ck_assert_ptr_nonnull(strstr(err, "found at phys 0x40000 (a stale copy?)"));
+	unlink(path);
+}
+END_TEST
+
+START_TEST(test_no_region)
+{
+	uint8_t *low = t_lowmem(NULL);
+	struct t_seg sg[1] = { { 0, T_LOW, low } };
+	const char *path = t_write_core(sg, 1, ET_CORE);
+	char out[4096], err[4096], want[512];
+
+	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 1);
+	snprintf(want, sizeof (want), "kdt-extract: %s: no kdt region found in 1 MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?)\n",
+	    path);
+	ck_assert_str_eq(err, want);
+	ck_assert_str_eq(out, "");
+	unlink(path);
+	free(low);
+}
+END_TEST
+
+START_TEST(test_dump_cut_in_region)
+{
+	const char *path = t_good_core();
+	char out[4096], err[4096];
+	off_t keep;
+
+	/* ehdr + 3 phdrs + note + low memory + half the region */
+	keep = sizeof (Elf64_Ehdr) + 3 * sizeof (Elf64_Phdr) + 64 + T_LOW +
+	    T_RSIZE / 2;
+	ck_assert_int_eq(truncate(path, keep), 0);
+	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 1);
+	ck_assert_ptr_nonnull(strstr(err, "region at phys 0x10000000-0x10010000 is cut off: the dump ends at phys 0x10008000"));
+	ck_assert_str_eq(out, "");
+	unlink(path);
+}
+END_TEST
+
+START_TEST(test_not_elf_and_truncated_header)
+{
+	char out[4096], err[4096], want[512];
+	FILE *f;
+	int fd;
+
+	snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-core-XXXXXX");
+	fd = mkstemp(t_path);
+	f = fdopen(fd, "w");
+	fputs("hello world, not a dump", f);
+	fclose(f);
+	ck_assert_int_eq(t_run(out, err, t_path, NULL, NULL, NULL), 1);
+	snprintf(want, sizeof (want), "kdt-extract: %s: not an ELF core dump (first bytes 0x68656c6c6f20776f); supported: ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory)\n",
+	    t_path);
+	ck_assert_str_eq(err, want);
+	f = fopen(t_path, "w");
+	fwrite("\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\4\0", 1, 18, f);
+	fclose(f);
+	ck_assert_int_eq(t_run(out, err, t_path, NULL, NULL, NULL), 1);
+	ck_assert_ptr_nonnull(strstr(err, "truncated ELF header: the file is 18 bytes, an ELF64 header needs 64"));
+	unlink(t_path);
+	ck_assert_int_eq(t_run(out, err, t_path, NULL, NULL, NULL), 1);
+	ck_assert_ptr_nonnull(strstr(err, "cannot open: No such file"));
+}
+END_TEST
+
+START_TEST(test_elf_not_core_and_usage)
+{
+	uint8_t *low = t_lowmem(NULL);
+	struct t_seg sg[1] = { { 0, 4096, low } };
+	const char *path = t_write_core(sg, 1, ET_EXEC);
+	char out[4096], err[4096];
+
+	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 1);
+	ck_assert_ptr_nonnull(strstr(err, "ELF file of type 2 is not a core dump"));
+	unlink(path);
+	free(low);
+	ck_assert_int_eq(t_run(out, err, NULL, NULL, NULL, NULL), 2);
+	ck_assert_ptr_nonnull(strstr(err, "usage: kdt-extract DUMP"));
+	ck_assert_int_eq(t_run(out, err, "-h", NULL, NULL, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "usage: kdt-extract DUMP"));
+	ck_assert_int_eq(t_run(out, err, "x", "--phys", "0x123", NULL), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--phys 0x123: not a page-aligned"));
+	ck_assert_int_eq(t_run(out, err, "x", "-z", NULL, NULL), 2);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option -z"));
+}
+END_TEST
+
+static Suite *
+extract_suite(void)
+{
+	Suite *s = suite_create("extract");
+	TCase *tc = tcase_create("elf");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_finds_region_skips_stale_copy);
+	tcase_add_test(tc, test_no_region);
+	tcase_add_test(tc, test_dump_cut_in_region);
+	tcase_add_test(tc, test_not_elf_and_truncated_header);
+	tcase_add_test(tc, test_elf_not_core_and_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KT_MAIN(extract_suite)
