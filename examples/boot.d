@@ -9,14 +9,15 @@
  * on the kernel command line.  Each record lands in the reserved memory
  * region, so it survives a panic: after a crash, `kdt-extract dump` on the
  * vmcore prints the lines below even with no debuginfo at hand.
+ *
+ * The script is not quiet, so every line starts with dtrace's CPU, probe
+ * ID and FUNCTION:NAME columns: which CPU initialised which module.
  */
-
-#pragma D option quiet
 
 /* Fires once, when the enabling is switched on. */
 BEGIN
 {
-	printf("kdt: tracing module initialisation\n");
+	printf("kdt: tracing module initialisation");
 }
 
 /*
@@ -26,5 +27,5 @@ BEGIN
  */
 fbt::do_init_module:entry
 {
-	printf("init module %s\n", stringof(((struct module *)arg0)->name));
+	printf("init module %s", stringof(((struct module *)arg0)->name));
 }

@@ -1,0 +1,381 @@
+/*
+ * rgn_write.c -- the writer half of the reserved region (theory in rgn.h).
+ *
+ * kdt.ko calls rgn_init() once when it maps the region, rgn_add_probe() and
+ * rgn_add_epid() while it enables probes, and rgn_reserve()/rgn_commit()
+ * from probe context for every record.  The unit test
+ * tests/unit/test_rgn_write.c drives the same code over a malloc'd buffer.
+ * The reader half is rgn_read.c; both follow the layout documented in
+ * rgn.h and nothing else.
+ *
+ * Setup (rgn_init) lays the region out front to back: the header page, the
+ * metadata area (struct rgn_meta, probe table, EPID table, DOF copy, rounded
+ * up to pages), then ncpu equal per-CPU slots.  The header is built in a
+ * local copy and written with its magic last, so a scan of a half-written
+ * region never finds a header.
+ *
+ * Recording (rgn_reserve/rgn_commit) follows the commit protocol of rgn.h:
+ * the writer owns its cpu's buffer with interrupts off, publishes rc_tail
+ * and rc_reserve, writes the record, and only then moves rc_head.  A reader
+ * therefore trusts [rc_tail, rc_head) and reports a record in
+ * [rc_head, rc_reserve) as torn.
+ */
+#include "rgn.h"
+#include "dof.h"
+
+/*
+ * The magic is the bytes "KDTRGN" 01 00 read as a native 64-bit word.  Each
+ * 32-bit half is stored XORed with a key that is read through a volatile,
+ * so the compiler cannot fold the value into a literal in any binary.
+ */
+static volatile const uint32_t rgn_magic_key = 0xa5c3e196U;
+static const uint32_t rgn_magic_lo = 0x5254444bU ^ 0xa5c3e196U;
+static const uint32_t rgn_magic_hi = 0x00014e47U ^ 0xa5c3e196U;
+
+uint64_t
+rgn_magic(void)
+{
+	uint32_t key = rgn_magic_key;
+
+	return ((uint64_t)(rgn_magic_hi ^ key) << 32) |
+	    (uint64_t)(rgn_magic_lo ^ key);
+}
+
+static uint64_t
+rgn_roundup(uint64_t v, uint64_t align)
+{
+	return (v + align - 1) & ~(align - 1);
+}
+
+static struct rgn_hdr *
+rgn_hdr(void *base)
+{
+	return (struct rgn_hdr *)base;
+}
+
+static struct rgn_meta *
+rgn_meta(void *base)
+{
+	uint64_t off = rgn_hdr(base)->rh_meta_off;
+
+	return (struct rgn_meta *)((uint8_t *)base + off);
+}
+
+/*
+ * Place the tables inside the metadata area: struct rgn_meta, the probe
+ * table, the EPID table, the DOF copy, each 8-aligned.  Returns the bytes
+ * the area needs before page rounding.
+ */
+static uint64_t
+rgn_meta_layout(struct rgn_meta *m, uint32_t pcap, uint32_t ecap,
+    uint64_t dofsz)
+{
+	m->rm_probe_cap = pcap;
+	m->rm_epid_cap = ecap;
+	m->rm_probe_off = sizeof (struct rgn_meta);
+	m->rm_epid_off = m->rm_probe_off +
+	    (uint64_t)pcap * sizeof (struct rgn_probe);
+	m->rm_dof_off = rgn_roundup(m->rm_epid_off +
+	    (uint64_t)ecap * sizeof (struct rgn_epid), 8);
+	m->rm_dof_size = dofsz;
+	return m->rm_dof_off + dofsz;
+}
+
+static int
+rgn_check_params(uint64_t size, const struct rgn_params *p,
+    struct kdt_err *err)
+{
+	if (p->rp_ncpu == 0)
+		return kdt_err_set(err, EINVAL, "RGN_NCPU", KDT_ERR_NOOFF,
+		    "region: cpu count 0 is below the minimum of 1");
+	if (p->rp_policy != DTRACEOPT_BUFPOLICY_RING &&
+	    p->rp_policy != DTRACEOPT_BUFPOLICY_FILL)
+		return kdt_err_set(err, EINVAL, "RGN_POLICY", KDT_ERR_NOOFF,
+		    "region: buffer policy %u is neither ring (%u) nor fill (%u)",
+		    p->rp_policy, DTRACEOPT_BUFPOLICY_RING,
+		    DTRACEOPT_BUFPOLICY_FILL);
+	if (size > ((uint64_t)1 << 48) || (size & (RGN_PAGE - 1)) != 0)
+		return kdt_err_set(err, EINVAL, "RGN_SIZE", KDT_ERR_NOOFF,
+		    "region: size 0x%llx is not a multiple of 0x%llx or exceeds 0x%llx",
+		    (unsigned long long)size, (unsigned long long)RGN_PAGE,
+		    (unsigned long long)1 << 48);
+	if (p->rp_dofsz > DOF_MAX_SIZE)
+		return kdt_err_set(err, E2BIG, "RGN_DOF", KDT_ERR_NOOFF,
+		    "region: DOF of %llu bytes exceeds the limit of %u bytes",
+		    (unsigned long long)p->rp_dofsz, DOF_MAX_SIZE);
+	return 0;
+}
+
+/* Fill the header copy "h" from the parameters and the computed layout. */
+static void
+rgn_fill_hdr(struct rgn_hdr *h, uint64_t size, const struct rgn_params *p)
+{
+	uint32_t i;
+
+	h->rh_hdrsize = sizeof (struct rgn_hdr);
+	h->rh_version = RGN_VERSION;
+	h->rh_endian = RGN_ENDIAN;
+	h->rh_size = size;
+	h->rh_phys = p->rp_phys;
+	memcpy(h->rh_bootid, p->rp_bootid, sizeof (h->rh_bootid));
+	h->rh_ncpu = p->rp_ncpu;
+	h->rh_flags = RGN_F_ANON;
+	h->rh_kaslr = p->rp_kaslr;
+	h->rh_created = p->rp_created;
+	h->rh_policy = p->rp_policy;
+	for (i = 0; p->rp_release != NULL && p->rp_release[i] != '\0' &&
+	    i < sizeof (h->rh_release) - 1; i++)
+		h->rh_release[i] = p->rp_release[i];
+}
+
+static void
+rgn_init_cpus(void *base, const struct rgn_hdr *h)
+{
+	struct rgn_cpu *rc;
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < h->rh_ncpu; cpu++) {
+		rc = (struct rgn_cpu *)((uint8_t *)base + h->rh_cpu_off +
+		    cpu * h->rh_cpu_stride);
+		memset(rc, 0, sizeof (*rc));
+		rc->rc_magic = RGN_CPU_MAGIC;
+		rc->rc_cpu = cpu;
+		rc->rc_size = h->rh_bufsize;
+	}
+}
+
+int
+rgn_init(void *base, uint64_t size, const struct rgn_params *p,
+    struct kdt_err *err)
+{
+	struct rgn_hdr h;
+	struct rgn_meta m;
+	uint64_t need, stride;
+	uint32_t pcap, ecap;
+	int rv;
+
+	if ((rv = rgn_check_params(size, p, err)) != 0)
+		return rv;
+	pcap = p->rp_probe_cap != 0 ? p->rp_probe_cap : RGN_PROBE_CAP_DEFAULT;
+	ecap = p->rp_epid_cap != 0 ? p->rp_epid_cap : RGN_EPID_CAP_DEFAULT;
+	memset(&h, 0, sizeof (h));
+	memset(&m, 0, sizeof (m));
+	need = rgn_meta_layout(&m, pcap, ecap, p->rp_dofsz);
+	h.rh_meta_off = RGN_PAGE;
+	h.rh_meta_size = rgn_roundup(need, RGN_PAGE);
+	h.rh_cpu_off = h.rh_meta_off + h.rh_meta_size;
+	stride = h.rh_cpu_off < size ?
+	    ((size - h.rh_cpu_off) / p->rp_ncpu) & ~(RGN_PAGE - 1) : 0;
+	if (stride < RGN_PAGE)
+		return kdt_err_set(err, ENOSPC, "RGN_SIZE", KDT_ERR_NOOFF,
+		    "region: size 0x%llx is below the 0x%llx bytes needed for header, metadata (0x%llx) and one page for each of %u cpus",
+		    (unsigned long long)size,
+		    (unsigned long long)(h.rh_cpu_off + p->rp_ncpu * RGN_PAGE),
+		    (unsigned long long)h.rh_meta_size, p->rp_ncpu);
+	h.rh_cpu_stride = stride;
+	h.rh_bufsize = stride - RGN_CPU_HDRSIZE;
+	rgn_fill_hdr(&h, size, p);
+
+	memset(base, 0, h.rh_cpu_off);
+	if (p->rp_dofsz != 0)
+		memcpy((uint8_t *)base + h.rh_meta_off + m.rm_dof_off,
+		    p->rp_dof, p->rp_dofsz);
+	m.rm_dof_crc = kenv_crc32(p->rp_dof, p->rp_dofsz);
+	m.rm_state = RGN_STATE_EMPTY;
+	memcpy((uint8_t *)base + h.rh_meta_off, &m, sizeof (m));
+	rgn_init_cpus(base, &h);
+
+	h.rh_magic = rgn_magic();
+	h.rh_crc = kenv_crc32(&h, sizeof (h));
+	/* Everything but the magic first; the magic makes the header real. */
+	memcpy((uint8_t *)base + sizeof (h.rh_magic),
+	    (uint8_t *)&h + sizeof (h.rh_magic),
+	    sizeof (h) - sizeof (h.rh_magic));
+	kenv_wmb();
+	KENV_WRITE_ONCE(rgn_hdr(base)->rh_magic, h.rh_magic);
+	return 0;
+}
+
+/* Copy "src" into the fixed field "dst" of "size" bytes, NUL-padded. */
+static int
+rgn_put_name(char *dst, uint32_t size, const char *src)
+{
+	uint32_t i;
+
+	for (i = 0; src[i] != '\0'; i++) {
+		if (i == size - 1)
+			return -1;
+		dst[i] = src[i];
+	}
+	for (; i < size; i++)
+		dst[i] = '\0';
+	return 0;
+}
+
+int
+rgn_add_probe(void *base, uint32_t id, const char *prov, const char *mod,
+    const char *func, const char *name, struct kdt_err *err)
+{
+	struct rgn_meta *m = rgn_meta(base);
+	struct rgn_probe *rp;
+	uint32_t n = m->rm_nprobes;
+
+	if (n >= m->rm_probe_cap)
+		return kdt_err_set(err, ENOSPC, "RGN_PROBES", KDT_ERR_NOOFF,
+		    "region: probe %u (%s:%s:%s:%s) exceeds the probe table capacity of %u",
+		    id, prov, mod, func, name, m->rm_probe_cap);
+	rp = (struct rgn_probe *)((uint8_t *)m + m->rm_probe_off) + n;
+	memset(rp, 0, sizeof (*rp));
+	rp->rp_id = id;
+	if (rgn_put_name(rp->rp_prov, sizeof (rp->rp_prov), prov) != 0 ||
+	    rgn_put_name(rp->rp_mod, sizeof (rp->rp_mod), mod) != 0 ||
+	    rgn_put_name(rp->rp_func, sizeof (rp->rp_func), func) != 0 ||
+	    rgn_put_name(rp->rp_name, sizeof (rp->rp_name), name) != 0)
+		return kdt_err_set(err, ENAMETOOLONG, "RGN_PROBES",
+		    KDT_ERR_NOOFF,
+		    "region: probe %u (%s:%s:%s:%s) has a name part longer than its field (63/63/127/63 characters)",
+		    id, prov, mod, func, name);
+	kenv_wmb();
+	KENV_WRITE_ONCE(m->rm_nprobes, n + 1);
+	return 0;
+}
+
+int
+rgn_add_epid(void *base, uint32_t epid, uint32_t probe, uint32_t ecb,
+    uint32_t size, struct kdt_err *err)
+{
+	struct rgn_meta *m = rgn_meta(base);
+	struct rgn_epid *re;
+	uint32_t n = m->rm_nepids;
+
+	if (n >= m->rm_epid_cap)
+		return kdt_err_set(err, ENOSPC, "RGN_EPIDS", KDT_ERR_NOOFF,
+		    "region: EPID %u (probe %u, ECB %u) exceeds the EPID table capacity of %u",
+		    epid, probe, ecb, m->rm_epid_cap);
+	re = (struct rgn_epid *)((uint8_t *)m + m->rm_epid_off) + n;
+	re->re_epid = epid;
+	re->re_probe = probe;
+	re->re_ecb = ecb;
+	re->re_size = size;
+	kenv_wmb();
+	KENV_WRITE_ONCE(m->rm_nepids, n + 1);
+	return 0;
+}
+
+void
+rgn_set_state(void *base, uint32_t state)
+{
+	kenv_wmb();
+	KENV_WRITE_ONCE(rgn_meta(base)->rm_state, state);
+}
+
+struct rgn_cpu *
+rgn_cpu(void *base, uint32_t cpu)
+{
+	struct rgn_hdr *h = rgn_hdr(base);
+
+	if (cpu >= h->rh_ncpu)
+		return NULL;
+	return (struct rgn_cpu *)((uint8_t *)base + h->rh_cpu_off +
+	    cpu * h->rh_cpu_stride);
+}
+
+static uint8_t *
+rgn_data(struct rgn_cpu *rc)
+{
+	return (uint8_t *)rc + RGN_CPU_HDRSIZE;
+}
+
+/*
+ * Ring policy: advance "tail" over whole records until [tail, end) fits in
+ * the buffer.  A size found at the tail that cannot be a record (below 8,
+ * not a multiple of 8, past the buffer or past the committed head) means
+ * the stream is damaged: give up on the old records and start the stream
+ * at "start", where the new record goes.
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+static uint64_t
+rgn_ring_tail(struct rgn_cpu *rc, uint64_t tail, uint64_t head,
+    uint64_t start, uint64_t end)
+{
+	uint64_t bsize = rc->rc_size;
+	uint32_t sz;
+
+	while (end - tail > bsize && tail < head) {
+		sz = ((struct rgn_rec *)(rgn_data(rc) + tail % bsize))->rr_size;
+		if (sz < 8 || (sz & 7) != 0 || sz > bsize || sz > head - tail)
+			return start;
+		tail += sz;
+	}
+	/* Only the pad before "start" is left to discard. */
+	if (end - tail > bsize)
+		tail = start;
+	return tail;
+}
+
+/*
+ * Make room for a record of "payload" bytes (padding to the buffer end
+ * first if it would straddle it) and publish rc_tail and rc_reserve.
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+struct rgn_rec *
+rgn_reserve(struct rgn_cpu *rc, uint32_t policy, uint32_t payload)
+{
+	uint64_t bsize = rc->rc_size;
+	uint64_t head = rc->rc_head;
+	uint64_t tail = rc->rc_tail;
+	uint64_t size, pad, start, end;
+	struct rgn_rec *pr;
+
+	size = rgn_roundup((uint64_t)payload + RGN_REC_HDRSIZE, 8);
+	if (size > bsize) {
+		KENV_WRITE_ONCE(rc->rc_drops, rc->rc_drops + 1);
+		return NULL;
+	}
+	pad = bsize - head % bsize;
+	if (pad >= size)
+		pad = 0;
+	start = head + pad;
+	end = start + size;
+	if (end - tail > bsize) {
+		if (policy != DTRACEOPT_BUFPOLICY_RING) {
+			KENV_WRITE_ONCE(rc->rc_drops, rc->rc_drops + 1);
+			return NULL;
+		}
+		tail = rgn_ring_tail(rc, tail, head, start, end);
+	}
+	KENV_WRITE_ONCE(rc->rc_tail, tail);
+	KENV_WRITE_ONCE(rc->rc_reserve, end);
+	kenv_wmb();
+	if (pad != 0) {
+		pr = (struct rgn_rec *)(rgn_data(rc) + head % bsize);
+		pr->rr_epid = RGN_EPID_PAD;
+		pr->rr_size = (uint32_t)pad;
+		if (pad >= RGN_REC_HDRSIZE)
+			pr->rr_timestamp = 0;
+	}
+	return (struct rgn_rec *)(rgn_data(rc) + start % bsize);
+}
+
+/*
+ * Fill the record header and publish the record by moving rc_head.
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+void
+rgn_commit(struct rgn_cpu *rc, struct rgn_rec *rec, uint32_t epid,
+    uint64_t timestamp)
+{
+	uint64_t bsize = rc->rc_size;
+	uint64_t reserve = rc->rc_reserve;
+	uint64_t off = (uint64_t)((uint8_t *)rec - rgn_data(rc));
+	uint64_t endoff = reserve % bsize;
+
+	/* The record ends at "reserve" and never straddles the buffer end. */
+	if (endoff == 0)
+		endoff = bsize;
+	rec->rr_epid = epid;
+	rec->rr_size = (uint32_t)(endoff - off);
+	rec->rr_timestamp = timestamp;
+	kenv_wmb();
+	KENV_WRITE_ONCE(rc->rc_head, reserve);
+}

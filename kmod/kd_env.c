@@ -1,0 +1,134 @@
+/*
+ * kd_env.c -- the kernel half of common/kdt_env.h.
+ *
+ * common/ code calls these services in kdt.ko (the userspace half is
+ * consumer/kc_env.c).  The probe-context ones read traced memory only
+ * through the kernel's fault-safe accessors, so a bad address in a D
+ * program becomes -EFAULT (a DIF fault), never an oops.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/crc32.h>
+#include <linux/timekeeping.h>
+#include <linux/smp.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "kdt_env.h"
+
+void *
+kenv_zalloc(uint64_t size)
+{
+	if (size == 0 || size > INT_MAX)
+		return NULL;
+	return kvzalloc((size_t)size, GFP_KERNEL);
+}
+
+void
+kenv_free(void *ptr)
+{
+	kvfree(ptr);
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+int
+kenv_read(void *dst, uint64_t addr, uint32_t size)
+{
+	if (copy_from_kernel_nofault(dst, (const void *)(uintptr_t)addr,
+	    size) != 0)
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * strncpy_from_kernel_nofault is not exported to modules in 6.1, so copy
+ * page by page with copy_from_kernel_nofault: within one page either every
+ * byte is readable or none is, so no chunk reads past a mapped string end
+ * into an unmapped page.
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+int
+kenv_read_str(char *dst, uint64_t addr, uint32_t size)
+{
+	uint32_t got = 0, chunk, i;
+
+	if (size == 0)
+		return -EFAULT;
+	while (got < size - 1) {
+		chunk = PAGE_SIZE - ((addr + got) & (PAGE_SIZE - 1));
+		if (chunk > size - 1 - got)
+			chunk = size - 1 - got;
+		if (copy_from_kernel_nofault(dst + got,
+		    (const void *)(uintptr_t)(addr + got), chunk) != 0) {
+			memset(dst, 0, size);
+			return -EFAULT;
+		}
+		for (i = 0; i < chunk; i++)
+			if (dst[got + i] == '\0')
+				break;
+		got += i;
+		if (i < chunk)
+			break;
+	}
+	memset(dst + got, 0, size - got);
+	return (int)got;
+}
+
+uint32_t
+kenv_crc32(const void *buf, uint64_t len)
+{
+	uint32_t crc = ~0U;
+	const uint8_t *p = buf;
+	size_t n;
+
+	while (len > 0) {
+		n = len > SZ_1G ? SZ_1G : (size_t)len;
+		crc = crc32_le(crc, p, n);
+		p += n;
+		len -= n;
+	}
+	return crc ^ ~0U;
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_timestamp(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint32_t
+kenv_cpu(void)
+{
+	return raw_smp_processor_id();
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_pid(void)
+{
+	return task_tgid_nr(current);
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_tid(void)
+{
+	return task_pid_nr(current);
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+void
+kenv_execname(char *buf, uint32_t size)
+{
+	uint32_t i;
+
+	if (size == 0)
+		return;
+	for (i = 0; i < size - 1 && i < TASK_COMM_LEN &&
+	    current->comm[i] != '\0'; i++)
+		buf[i] = current->comm[i];
+	memset(buf + i, 0, size - i);
+}

@@ -1,0 +1,84 @@
+/*
+ * kd_ksym.c -- kernel symbols for a module that is not allowed to ask.
+ *
+ * In 6.1 neither kallsyms_lookup_name nor kallsyms_on_each_symbol is
+ * exported to modules, but kprobes resolve symbol names internally.  So at
+ * setup kd_ksym_init() registers a kprobe on "kallsyms_lookup_name" only
+ * to learn its address, unregisters it at once, and from then on calls the
+ * function through that pointer; kallsyms_on_each_symbol is found the same
+ * way through it.  Used by kd_fbt.c (globbing fbt function names) and
+ * kd_anon.c (the KASLR offset stored in the region header).  Setup context
+ * only.
+ */
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <asm/page_types.h>
+
+#include "kd_impl.h"
+
+typedef unsigned long (*kd_lookup_fn)(const char *);
+typedef int (*kd_each_fn)(int (*)(void *, const char *, struct module *,
+    unsigned long), void *);
+
+static kd_lookup_fn kd_lookup;
+static kd_each_fn kd_each;
+
+int
+kd_ksym_init(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	int rv;
+
+	if (kd_lookup != NULL)
+		return 0;
+	rv = register_kprobe(&kp);
+	if (rv != 0) {
+		pr_err("kdt: cannot find kallsyms_lookup_name through a kprobe: error %d\n",
+		    rv);
+		return rv;
+	}
+	kd_lookup = (kd_lookup_fn)kp.addr;
+	unregister_kprobe(&kp);
+	kd_each = (kd_each_fn)kd_lookup("kallsyms_on_each_symbol");
+	return 0;
+}
+
+unsigned long
+kd_ksym_lookup(const char *name)
+{
+	return kd_lookup != NULL ? kd_lookup(name) : 0;
+}
+
+struct kd_each_arg {
+	int		(*ea_fn)(void *, const char *, unsigned long);
+	void		*ea_arg;
+};
+
+static int
+kd_each_cb(void *arg, const char *name, struct module *mod,
+    unsigned long addr)
+{
+	struct kd_each_arg *ea = arg;
+
+	return ea->ea_fn(ea->ea_arg, name, addr);
+}
+
+/* Call fn for every core-kernel symbol; -ENOENT when we cannot iterate. */
+int
+kd_ksym_each(int (*fn)(void *, const char *, unsigned long), void *arg)
+{
+	struct kd_each_arg ea = { .ea_fn = fn, .ea_arg = arg };
+
+	if (kd_each == NULL)
+		return -ENOENT;
+	return kd_each(kd_each_cb, &ea);
+}
+
+/* Where the kernel text was relocated to, as kaslr_offset() computes it. */
+uint64_t
+kd_ksym_kaslr(void)
+{
+	unsigned long text = kd_ksym_lookup("_text");
+
+	return text != 0 ? (uint64_t)(text - __START_KERNEL) : 0;
+}

@@ -1,0 +1,168 @@
+/*
+ * kd_main.c -- kdt.ko's entry points: parameters, load, unload, region.
+ *
+ * In module mode the initramfs /init loads kdt.ko before anything else:
+ *
+ *	insmod kdt.ko anon=1 region=16M@0x10000000
+ *
+ * (the kdt.* words of the kernel command line, which modprobe would also
+ * apply by itself).  region=SIZE@PHYS names memory the kernel was told to
+ * leave alone with memmap=SIZE$PHYS; we refuse anything that is System RAM.
+ * The region is mapped write-back with memremap().  Without anon=1 the
+ * region is mapped but not touched, so /dev/kdt shows whatever a previous
+ * boot left there.  With anon=1, kd_anon.c sets up the enabling.
+ *
+ * Nothing here may stop the boot: bad parameters and failed enablings are
+ * logged (kd_fail), the reason is kept for KIO_INFO, and the module still
+ * loads so that /dev/kdt can report what happened.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "kd_impl.h"
+
+#define KD_REGION_MIN	(64ULL << 10)
+#define KD_REGION_MAX	(64ULL << 30)
+
+static char *region;
+module_param(region, charp, 0444);
+MODULE_PARM_DESC(region, "reserved region SIZE@PHYS, e.g. 16M@0x10000000 (needs memmap=SIZE$PHYS)");
+
+static bool anon;
+module_param(anon, bool, 0444);
+MODULE_PARM_DESC(anon, "enable the anonymous enabling in /lib/firmware/kdt/anon.dof");
+
+struct kd_state kd_state;
+
+/*
+ * Drop the enabling (or report a bad region= without one): log why, keep
+ * the reason for KIO_INFO, and mark the region's enabling FAILED if a
+ * region header was written.
+ */
+void
+kd_fail(const char *fmt, ...)
+{
+	struct kd_state *ks = &kd_state;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ks->ks_reason, sizeof (ks->ks_reason), fmt, ap);
+	va_end(ap);
+	if (anon)
+		atomic_set(&ks->ks_anon, KIO_ANON_FAILED);
+	if (ks->ks_rgn_ready)
+		rgn_set_state(ks->ks_region, RGN_STATE_FAILED);
+	pr_err("kdt: %s%s\n", anon ? "anonymous enabling dropped: " : "",
+	    ks->ks_reason);
+}
+
+/* Parse "SIZE@PHYS" (memparse suffixes K, M, G) into *size and *phys. */
+static int
+kd_parse_region(const char *s, uint64_t *size, uint64_t *phys)
+{
+	char *end;
+
+	*size = memparse(s, &end);
+	if (end == s || *end != '@') {
+		kd_fail("kdt.region=%s: expected SIZE@PHYS, e.g. 16M@0x10000000",
+		    s);
+		return -EINVAL;
+	}
+	s = end + 1;
+	*phys = memparse(s, &end);
+	if (end == s || *end != '\0') {
+		kd_fail("kdt.region=%s: physical address \"%s\" is not a number",
+		    region, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+kd_check_region(uint64_t size, uint64_t phys)
+{
+	if (size < KD_REGION_MIN || size > KD_REGION_MAX ||
+	    (size & (PAGE_SIZE - 1)) != 0) {
+		kd_fail("kdt.region=%s: size 0x%llx must be a multiple of 0x%lx between 0x%llx and 0x%llx",
+		    region, size, PAGE_SIZE, KD_REGION_MIN, KD_REGION_MAX);
+		return -EINVAL;
+	}
+	if ((phys & (PAGE_SIZE - 1)) != 0 || phys + size < phys) {
+		kd_fail("kdt.region=%s: address 0x%llx is not page-aligned (0x%lx) or the region wraps",
+		    region, phys, PAGE_SIZE);
+		return -EINVAL;
+	}
+	if (region_intersects(phys, size, IORESOURCE_SYSTEM_RAM,
+	    IORES_DESC_NONE) != REGION_DISJOINT) {
+		kd_fail("kdt.region=%s: [0x%llx, 0x%llx) overlaps System RAM; reserve it with memmap=0x%llx$0x%llx",
+		    region, phys, phys + size, size, phys);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int
+kd_map_region(void)
+{
+	struct kd_state *ks = &kd_state;
+	uint64_t size, phys;
+	int rv;
+
+	if ((rv = kd_parse_region(region, &size, &phys)) != 0 ||
+	    (rv = kd_check_region(size, phys)) != 0)
+		return rv;
+	ks->ks_region = memremap(phys, size, MEMREMAP_WB);
+	if (ks->ks_region == NULL) {
+		kd_fail("kdt.region=%s: memremap of [0x%llx, 0x%llx) failed",
+		    region, phys, phys + size);
+		return -ENOMEM;
+	}
+	ks->ks_phys = phys;
+	ks->ks_size = size;
+	pr_info("kdt: region mapped at phys 0x%llx, 0x%llx bytes\n", phys,
+	    size);
+	return 0;
+}
+
+static int __init
+kd_init(void)
+{
+	int rv;
+
+	atomic_set(&kd_state.ks_anon, KIO_ANON_NONE);
+	rv = kd_dev_init();
+	if (rv != 0) {
+		pr_err("kdt: cannot register /dev/kdt: error %d\n", rv);
+		return rv;
+	}
+	if (region != NULL && region[0] != '\0')
+		kd_map_region();
+	/* A bad region= has already failed the enabling, with its reason. */
+	if (anon && atomic_read(&kd_state.ks_anon) != KIO_ANON_FAILED)
+		kd_anon_start();
+	else if (region == NULL)
+		pr_info("kdt: loaded; no region and no anonymous enabling\n");
+	return 0;
+}
+
+static void __exit
+kd_exit(void)
+{
+	struct kd_state *ks = &kd_state;
+
+	kd_anon_stop();
+	kd_dev_exit();
+	if (ks->ks_region != NULL)
+		memunmap(ks->ks_region);
+	ks->ks_region = NULL;
+	pr_info("kdt: unloaded\n");
+}
+
+module_init(kd_init);
+module_exit(kd_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kdt: D-language tracing from early boot into the crash dump");
