@@ -1,0 +1,40 @@
+/*
+ * kc_run.h -- running a compiled D program: the entry the kdt command uses
+ * when it is asked neither to only compile (-e, -S), nor to write an
+ * anonymous enabling (-A), nor to claim one (-a).
+ *
+ * kc_run() takes the DOF the compiler produced and runs it on an engine:
+ * the userspace engine (consumer/kc_engine.c: BEGIN, END, ERROR, tick-N
+ * and profile-N probes run in-process on the same common/ validator,
+ * emulator, record, aggregation and speculation code kdt.ko uses), or, in a
+ * later issue, kdt.ko through /dev/kdt.  It prints exactly what dtrace(1)
+ * would (records as they are consumed, then the aggregations), reports
+ * drops and errors on "err", and returns the exit status dtrace would: the
+ * value given to exit(), 0 by default, 1 when the program cannot run (e.g.
+ * a probe the chosen engine does not provide, named in the message).
+ */
+#ifndef KDT_KC_RUN_H
+#define KDT_KC_RUN_H
+
+#include <stdio.h>
+#include <stdint.h>
+
+#define KC_ENGINE_AUTO		0	/* kernel if /dev/kdt exists, else user */
+#define KC_ENGINE_USER		1	/* -x engine=user */
+#define KC_ENGINE_KERNEL	2	/* -x engine=kernel */
+
+struct kc_run_opts {
+	const char	*ro_prog;	/* program name for messages ("kdt") */
+	const char	*ro_input;	/* the script as named on the command
+					   line, for "script 'x.d' matched N
+					   probes" and error messages */
+	uint32_t	ro_engine;	/* KC_ENGINE_* */
+	uint32_t	ro_quiet;	/* -q given (the DOF may also say so) */
+	uint32_t	ro_destructive;	/* -w given */
+	uint32_t	ro_is_script;	/* 1: -s file, 0: -n description */
+};
+
+int kc_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
+    FILE *out, FILE *err);
+
+#endif /* KDT_KC_RUN_H */
