@@ -53,6 +53,21 @@ struct dof_pdesc {
 	uint32_t	lp_id;
 };
 
+/*
+ * What an action contributes (agg.h has the theory of aggregations):
+ * REC records into the principal buffer at la_rec_off; the others belong
+ * to aggregation la_aggid: AGGVAR is tuple[0] (the variable id, a
+ * constant), AGGKEY one key (its value goes at la_rec_off inside the key),
+ * AGGARG an argument that is evaluated but not part of the key (the
+ * quantize increment), AGG the aggregating action (its DIF object computes
+ * the value; count() has none).
+ */
+#define DOF_ROLE_REC		0
+#define DOF_ROLE_AGGVAR		1
+#define DOF_ROLE_AGGKEY		2
+#define DOF_ROLE_AGGARG		3
+#define DOF_ROLE_AGG		4
+
 struct dof_laction {
 	uint32_t	la_kind;	/* DTRACEACT_* / DTRACEAGG_* */
 	uint32_t	la_ntuple;
@@ -64,6 +79,25 @@ struct dof_laction {
 	uint32_t	la_rec_size;	/* bytes recorded, 0 if none */
 	uint16_t	la_rec_align;
 	uint16_t	la_rec_isstr;	/* data is a NUL-padded string */
+	uint16_t	la_role;	/* DOF_ROLE_* */
+	uint16_t	la_pad;
+	uint32_t	la_aggid;	/* non-REC roles: the aggregation */
+};
+
+/* One aggregating action and its tuple (agg.h). */
+struct dof_agg {
+	uint32_t	ag_id;		/* 1.. in ECB and action order */
+	uint32_t	ag_varid;	/* the @variable's id (1..), shared by
+					   every statement naming it */
+	uint32_t	ag_kind;	/* DTRACEAGG_* */
+	uint32_t	ag_ecb;		/* index of its ECB */
+	uint64_t	ag_arg;		/* encoded parameters */
+	uint32_t	ag_act;		/* action index of the aggregating action */
+	uint32_t	ag_firstkey;	/* action index of the first key */
+	uint32_t	ag_nkeys;	/* consecutive AGGKEY actions */
+	uint32_t	ag_incr_act;	/* AGGARG increment action, or (uint32_t)-1 */
+	uint32_t	ag_keysize;	/* key bytes, multiple of 8 */
+	uint32_t	ag_datasize;	/* value bytes (agg_data_size) */
 };
 
 struct dof_lecb {
@@ -80,6 +114,9 @@ struct dof_enabling {
 	uint32_t	den_necbs;
 	uint64_t	den_opts[DTRACEOPT_MAX];	/* UNSET if not given */
 	uint32_t	den_strsize;	/* effective strsize option */
+	struct dof_agg	*den_aggs;	/* indexed by ag_id - 1 */
+	uint32_t	den_naggs;
+	uint32_t	den_nvarids;	/* largest ag_varid */
 	/* private: the copy of the DOF everything above points into */
 	void		*den_dof;
 	uint64_t	den_dofsz;

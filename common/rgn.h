@@ -94,6 +94,14 @@
  *        8    8 rr_timestamp  ns, monotonic clock                  
  *       16    - payload       the ECB's layout (dof_load.h), le_size bytes
  *
+ * Error records.  When a predicate or action faults, the runner abandons
+ * the ECB's record and writes instead a record with rr_epid =
+ * RGN_EPID_ERROR whose payload is a struct rgn_errrec (24 bytes): the
+ * EPID that faulted, the action (0 = predicate, n = action #n), the DIF
+ * instruction index (or (uint32_t)-1), the fault code (DTRACEFLT_*) and
+ * the offending address or value.  The consumer prints dtrace's "error on
+ * enabled probe ID" message from it.  (since v1)
+ *
  * Ring policy: to make room the writer advances rc_tail over the oldest
  * records before it reserves.  Fill policy: when the record does not fit
  * without overwriting, it is dropped (rc_drops++).  Commit protocol (one
@@ -122,6 +130,7 @@
 #define RGN_CPU_MAGIC		0x6b637075	/* "upck" in memory order */
 #define RGN_CPU_HDRSIZE		64
 #define RGN_EPID_PAD		0
+#define RGN_EPID_ERROR		0xffffffffu
 #define RGN_REC_HDRSIZE		16
 #define RGN_PROBE_CAP_DEFAULT	1024
 #define RGN_EPID_CAP_DEFAULT	1024
@@ -205,7 +214,16 @@ struct rgn_rec {
 	uint64_t	rr_timestamp;
 };
 
+struct rgn_errrec {
+	uint32_t	ee_epid;	/* EPID of the ECB that faulted */
+	uint32_t	ee_act;		/* 0 = predicate, n = action #n */
+	uint32_t	ee_pc;		/* DIF instruction index, or -1 */
+	uint32_t	ee_fault;	/* DTRACEFLT_* */
+	uint64_t	ee_addr;	/* offending address or value */
+};
+
 _Static_assert(sizeof (struct rgn_hdr) == 192, "rgn_hdr");
+_Static_assert(sizeof (struct rgn_errrec) == 24, "rgn_errrec");
 _Static_assert(sizeof (struct rgn_meta) == 64, "rgn_meta");
 _Static_assert(sizeof (struct rgn_probe) == 328, "rgn_probe");
 _Static_assert(sizeof (struct rgn_epid) == 16, "rgn_epid");
