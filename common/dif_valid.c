@@ -18,6 +18,7 @@
 #include "kdt_env.h"
 #include "kdt_err.h"
 #include "dif.h"
+#include "dif_subr.h"
 #include "dif_vm.h"
 
 /* Operand shapes of the accepted opcodes. */
@@ -85,13 +86,13 @@ static const struct dif_opinfo dif_optab[DIF_OP_STGA + 1] = {
 #undef OPV
 
 /* Validation state of one object. */
-struct dif_vstate {
-	const struct dif_object *vs_difo;
-	struct kdt_err	*vs_err;
-	uint32_t	vs_pc;
-	uint32_t	vs_instr;
-	const char	*vs_name;
-	uint32_t	vs_maxid[3];	/* largest user id per scope, 0 = none */
+struct dif_vcheck {
+	const struct dif_object *vc_difo;
+	struct kdt_err	*vc_err;
+	uint32_t	vc_pc;
+	uint32_t	vc_instr;
+	const char	*vc_name;
+	uint32_t	vc_maxid[3];	/* largest user id per scope, 0: none */
 };
 
 /* Mnemonic of an opcode, or "?" for one the emulator does not know. */
@@ -105,97 +106,131 @@ dif_op_name(uint32_t op)
 }
 
 static int
-dif_verr(struct dif_vstate *vs, const char *tag, const char *what,
+dif_verr(struct dif_vcheck *vc, const char *tag, const char *what,
     uint32_t val, uint32_t limit)
 {
-	return kdt_err_set(vs->vs_err, EINVAL, tag, (uint64_t)vs->vs_pc * 4,
+	return kdt_err_set(vc->vc_err, EINVAL, tag, (uint64_t)vc->vc_pc * 4,
 	    "DIF instruction %u (%s, 0x%08x): %s %u (limit %u)",
-	    vs->vs_pc, vs->vs_name, vs->vs_instr, what, val, limit);
+	    vc->vc_pc, vc->vc_name, vc->vc_instr, what, val, limit);
 }
 
 /* Rule 1: a register operand below DIF_DIR_NREGS; "dst" forbids %r0. */
 static int
-dif_vreg(struct dif_vstate *vs, uint32_t r, int dst)
+dif_vreg(struct dif_vcheck *vc, uint32_t r, int dst)
 {
 	if (r >= DIF_DIR_NREGS)
-		return dif_verr(vs, "DIF_REG", "register number", r,
+		return dif_verr(vc, "DIF_REG", "register number", r,
 		    DIF_DIR_NREGS - 1);
 	if (dst && r == 0)
-		return kdt_err_set(vs->vs_err, EINVAL, "DIF_R0",
-		    (uint64_t)vs->vs_pc * 4,
+		return kdt_err_set(vc->vc_err, EINVAL, "DIF_R0",
+		    (uint64_t)vc->vc_pc * 4,
 		    "DIF instruction %u (%s, 0x%08x): destination register %%r0 is read-only",
-		    vs->vs_pc, vs->vs_name, vs->vs_instr);
+		    vc->vc_pc, vc->vc_name, vc->vc_instr);
 	return 0;
 }
 
 /* Rule 2: bits an instruction does not use must be zero. */
 static int
-dif_vzero(struct dif_vstate *vs, uint32_t mask)
+dif_vzero(struct dif_vcheck *vc, uint32_t mask)
 {
-	if ((vs->vs_instr & mask) != 0)
-		return dif_verr(vs, "DIF_RESERVED", "unused operand bits",
-		    vs->vs_instr & mask, 0);
+	if ((vc->vc_instr & mask) != 0)
+		return dif_verr(vc, "DIF_RESERVED", "unused operand bits",
+		    vc->vc_instr & mask, 0);
 	return 0;
 }
 
 /* Rule 3: branch targets go strictly forward and stay in the text. */
 static int
-dif_vbranch(struct dif_vstate *vs)
+dif_vbranch(struct dif_vcheck *vc)
 {
-	uint32_t label = DIF_INSTR_LABEL(vs->vs_instr);
+	uint32_t label = DIF_INSTR_LABEL(vc->vc_instr);
 
-	if (label <= vs->vs_pc)
-		return dif_verr(vs, "DIF_BRANCH",
+	if (label <= vc->vc_pc)
+		return dif_verr(vc, "DIF_BRANCH",
 		    "branch target must be after the branch; target", label,
-		    vs->vs_pc + 1);
-	if (label >= vs->vs_difo->do_textlen)
-		return dif_verr(vs, "DIF_BRANCH",
+		    vc->vc_pc + 1);
+	if (label >= vc->vc_difo->do_textlen)
+		return dif_verr(vc, "DIF_BRANCH",
 		    "branch target past the last instruction; target", label,
-		    vs->vs_difo->do_textlen - 1);
+		    vc->vc_difo->do_textlen - 1);
 	return 0;
 }
 
 /* Rules 5 and 12: variable ids of loads and stores. */
 static int
-dif_vvar(struct dif_vstate *vs, const struct dif_opinfo *oi, int store)
+dif_vvar(struct dif_vcheck *vc, const struct dif_opinfo *oi, int store)
 {
-	uint32_t id = DIF_INSTR_VAR(vs->vs_instr);
+	uint32_t id = DIF_INSTR_VAR(vc->vc_instr);
 	uint32_t min = store ? DIF_VAR_OTHER_UBASE : DIF_VAR_OTHER_MIN;
 
 	if (id < min)
-		return dif_verr(vs, "DIF_VAR",
+		return dif_verr(vc, "DIF_VAR",
 		    store ? "store to built-in variable id" :
 		    "variable id below the scalar range; id", id, min);
-	if (id >= DIF_VAR_OTHER_UBASE && id > vs->vs_maxid[oi->oi_scope])
-		return dif_verr(vs, "DIF_VAR",
+	if (id >= DIF_VAR_OTHER_UBASE && id > vc->vc_maxid[oi->oi_scope])
+		return dif_verr(vc, "DIF_VAR",
 		    "user variable id not declared in VARTAB; id", id,
-		    vs->vs_maxid[oi->oi_scope]);
+		    vc->vc_maxid[oi->oi_scope]);
 	return 0;
 }
 
-/* Rule 6: the subroutines this emulator implements. */
-static int
-dif_vcall(struct dif_vstate *vs)
+/*
+ * illumos subroutines that have no Linux equivalent kdt could read
+ * safely, by id, so that the message can name what the program asked
+ * for.  (json, the one other id kdt lacks, gets its own message.)
+ */
+static const char *
+dif_subr_missing(uint32_t subr)
 {
-	uint32_t subr = DIF_INSTR_SUBR(vs->vs_instr);
+	switch (subr) {
+	case DIF_SUBR_MUTEX_OWNED: return "mutex_owned";
+	case DIF_SUBR_MUTEX_OWNER: return "mutex_owner";
+	case DIF_SUBR_MUTEX_TYPE_ADAPTIVE: return "mutex_type_adaptive";
+	case DIF_SUBR_MUTEX_TYPE_SPIN: return "mutex_type_spin";
+	case DIF_SUBR_RW_READ_HELD: return "rw_read_held";
+	case DIF_SUBR_RW_WRITE_HELD: return "rw_write_held";
+	case DIF_SUBR_RW_ISWRITER: return "rw_iswriter";
+	case DIF_SUBR_MSGDSIZE: return "msgdsize";
+	case DIF_SUBR_MSGSIZE: return "msgsize";
+	case DIF_SUBR_DDI_PATHNAME: return "ddi_pathname";
+	case DIF_SUBR_GETF: return "getf";
+	default: return NULL;
+	}
+}
 
-	if (subr == DIF_SUBR_STRLEN || subr == DIF_SUBR_KDT_KSTRING)
+/* Rule 6: the subroutines this emulator implements (dif_subr.c). */
+static int
+dif_vcall(struct dif_vcheck *vc)
+{
+	uint32_t subr = DIF_INSTR_SUBR(vc->vc_instr);
+	const char *name = dif_subr_missing(subr);
+
+	if (dif_subr_name(subr) != NULL)
 		return 0;
-	return dif_verr(vs, "DIF_SUBR",
-	    "subroutine not supported by kdt; subroutine", subr,
-	    DIF_SUBR_KDT_KSTRING);
+	if (subr == DIF_SUBR_JSON)
+		return kdt_err_set(vc->vc_err, EINVAL, "DIF_SUBR",
+		    (uint64_t)vc->vc_pc * 4,
+		    "DIF instruction %u (call, 0x%08x): subroutine %u (json) is not implemented by kdt",
+		    vc->vc_pc, vc->vc_instr, subr);
+	if (name != NULL)
+		return kdt_err_set(vc->vc_err, EINVAL, "DIF_SUBR",
+		    (uint64_t)vc->vc_pc * 4,
+		    "DIF instruction %u (call, 0x%08x): subroutine %u (%s) has no Linux equivalent in kdt",
+		    vc->vc_pc, vc->vc_instr, subr, name);
+	return dif_verr(vc, "DIF_SUBR",
+	    "unknown subroutine; subroutine", subr, DIF_SUBR_MAX);
 }
 
 /* Rule 7: tuple push types. */
 static int
-dif_vpush(struct dif_vstate *vs, uint32_t op)
+dif_vpush(struct dif_vcheck *vc, uint32_t op)
 {
-	uint32_t type = DIF_INSTR_TYPE(vs->vs_instr);
+	uint32_t type = DIF_INSTR_TYPE(vc->vc_instr);
 
 	if (type == DIF_TYPE_CTF_T ||
 	    (type == DIF_TYPE_STRING_T && op == DIF_OP_PUSHTR))
 		return 0;
-	return dif_verr(vs, "DIF_TUPLE", "tuple push type", type,
+	return dif_verr(vc, "DIF_TUPLE", "tuple push type", type,
 	    op == DIF_OP_PUSHTR ? DIF_TYPE_STRING_T : DIF_TYPE_CTF_T);
 }
 
@@ -233,64 +268,64 @@ static const struct dif_shapeinfo dif_shapes[] = {
 
 /* Rules 3-7: the checks particular to one shape. */
 static int
-dif_vshape(struct dif_vstate *vs, const struct dif_opinfo *oi, uint32_t op)
+dif_vshape(struct dif_vcheck *vc, const struct dif_opinfo *oi, uint32_t op)
 {
-	const struct dif_object *d = vs->vs_difo;
-	uint32_t idx = DIF_INSTR_INTEGER(vs->vs_instr);
+	const struct dif_object *d = vc->vc_difo;
+	uint32_t idx = DIF_INSTR_INTEGER(vc->vc_instr);
 
 	switch (oi->oi_shape) {
 	case DIF_SH_BR:
-		return dif_vbranch(vs);
+		return dif_vbranch(vc);
 	case DIF_SH_SETX:
 		if (idx >= d->do_intlen)
-			return dif_verr(vs, "DIF_INTTAB", "INTTAB index", idx,
+			return dif_verr(vc, "DIF_INTTAB", "INTTAB index", idx,
 			    d->do_intlen);
 		return 0;
 	case DIF_SH_SETS:
 		if (idx >= d->do_strlen)
-			return dif_verr(vs, "DIF_STRTAB", "STRTAB offset", idx,
+			return dif_verr(vc, "DIF_STRTAB", "STRTAB offset", idx,
 			    d->do_strlen);
 		return 0;
 	case DIF_SH_LDV:
 	case DIF_SH_STV:
-		return dif_vvar(vs, oi, oi->oi_shape == DIF_SH_STV);
+		return dif_vvar(vc, oi, oi->oi_shape == DIF_SH_STV);
 	case DIF_SH_CALL:
-		return dif_vcall(vs);
+		return dif_vcall(vc);
 	case DIF_SH_PUSH:
-		return dif_vpush(vs, op);
+		return dif_vpush(vc, op);
 	}
 	return 0;
 }
 
-/* Rules 1-8 for the instruction at vs->vs_pc. */
+/* Rules 1-8 for the instruction at vc->vc_pc. */
 static int
-dif_vinstr(struct dif_vstate *vs)
+dif_vinstr(struct dif_vcheck *vc)
 {
-	uint32_t i = vs->vs_instr, op = DIF_INSTR_OP(i);
+	uint32_t i = vc->vc_instr, op = DIF_INSTR_OP(i);
 	const struct dif_opinfo *oi = &dif_optab[0];
 	const struct dif_shapeinfo *si;
 	int rc;
 
 	if (op < sizeof (dif_optab) / sizeof (dif_optab[0]))
 		oi = &dif_optab[op];
-	vs->vs_name = dif_op_name(op);
+	vc->vc_name = dif_op_name(op);
 	if (oi->oi_shape == DIF_SH_NONE)
-		return kdt_err_set(vs->vs_err, EINVAL, "DIF_OPCODE",
-		    (uint64_t)vs->vs_pc * 4,
+		return kdt_err_set(vc->vc_err, EINVAL, "DIF_OPCODE",
+		    (uint64_t)vc->vc_pc * 4,
 		    "DIF instruction %u (0x%08x): opcode %u is not a valid DIF opcode for kdt",
-		    vs->vs_pc, i, op);
+		    vc->vc_pc, i, op);
 	si = &dif_shapes[oi->oi_shape];
-	if ((rc = dif_vzero(vs, si->si_zero)) != 0 ||
-	    (rc = dif_vshape(vs, oi, op)) != 0)
+	if ((rc = dif_vzero(vc, si->si_zero)) != 0 ||
+	    (rc = dif_vshape(vc, oi, op)) != 0)
 		return rc;
 	if (si->si_r1 != 0 &&
-	    (rc = dif_vreg(vs, DIF_INSTR_R1(i), si->si_r1 == DIF_RW)) != 0)
+	    (rc = dif_vreg(vc, DIF_INSTR_R1(i), si->si_r1 == DIF_RW)) != 0)
 		return rc;
 	if (si->si_r2 != 0 &&
-	    (rc = dif_vreg(vs, DIF_INSTR_R2(i), si->si_r2 == DIF_RW)) != 0)
+	    (rc = dif_vreg(vc, DIF_INSTR_R2(i), si->si_r2 == DIF_RW)) != 0)
 		return rc;
 	if (si->si_rd != 0)
-		return dif_vreg(vs, DIF_INSTR_RD(i), si->si_rd == DIF_RW);
+		return dif_vreg(vc, DIF_INSTR_RD(i), si->si_rd == DIF_RW);
 	return 0;
 }
 
@@ -299,9 +334,9 @@ dif_vinstr(struct dif_vstate *vs)
  * variable id declared, for rule 12.
  */
 static int
-dif_vvartab(struct dif_vstate *vs)
+dif_vvartab(struct dif_vcheck *vc)
 {
-	const struct dif_object *d = vs->vs_difo;
+	const struct dif_object *d = vc->vc_difo;
 	const struct dif_var *v;
 	uint32_t n;
 
@@ -311,7 +346,7 @@ dif_vvartab(struct dif_vstate *vs)
 		    v->dtdv_kind > DIFV_KIND_SCALAR ||
 		    v->dtdv_id > DIF_VARIABLE_MAX ||
 		    v->dtdv_name >= d->do_strlen)
-			return kdt_err_set(vs->vs_err, EINVAL, "DIF_VARTAB",
+			return kdt_err_set(vc->vc_err, EINVAL, "DIF_VARTAB",
 			    (uint64_t)n * sizeof (*v),
 			    "VARTAB entry %u: id 0x%x scope %u kind %u name offset %u: scope must be <= 2, kind <= 1, id <= 0xffff, name offset < STRTAB size %u",
 			    n, v->dtdv_id, v->dtdv_scope, v->dtdv_kind,
@@ -322,21 +357,21 @@ dif_vvartab(struct dif_vstate *vs)
 		    (v->dtdv_type.dtdt_size == 0 ||
 		    (v->dtdv_scope != DIFV_SCOPE_THREAD &&
 		    v->dtdv_type.dtdt_size > (16u << 10))))
-			return kdt_err_set(vs->vs_err, EINVAL, "DIF_VARTAB",
+			return kdt_err_set(vc->vc_err, EINVAL, "DIF_VARTAB",
 			    (uint64_t)n * sizeof (*v),
 			    "VARTAB entry %u: by-reference variable 0x%x has size %u (must be 1..16384)",
 			    n, v->dtdv_id, v->dtdv_type.dtdt_size);
-		if (v->dtdv_id > vs->vs_maxid[v->dtdv_scope])
-			vs->vs_maxid[v->dtdv_scope] = v->dtdv_id;
+		if (v->dtdv_id > vc->vc_maxid[v->dtdv_scope])
+			vc->vc_maxid[v->dtdv_scope] = v->dtdv_id;
 	}
 	return 0;
 }
 
 /* Rule 10: scalar return types are 0, 1, 2, 4 or 8 bytes. */
 static int
-dif_vrtype(struct dif_vstate *vs)
+dif_vrtype(struct dif_vcheck *vc)
 {
-	const struct dif_type *t = &vs->vs_difo->do_rtype;
+	const struct dif_type *t = &vc->vc_difo->do_rtype;
 
 	if ((t->dtdt_flags & DIF_TF_BYREF) || t->dtdt_kind == DIF_TYPE_STRING)
 		return 0;
@@ -344,7 +379,7 @@ dif_vrtype(struct dif_vstate *vs)
 	case 0: case 1: case 2: case 4: case 8:
 		return 0;
 	}
-	return kdt_err_set(vs->vs_err, EINVAL, "DIF_RTYPE", KDT_ERR_NOOFF,
+	return kdt_err_set(vc->vc_err, EINVAL, "DIF_RTYPE", KDT_ERR_NOOFF,
 	    "DIF object return type: size %u of a non-reference type must be 0, 1, 2, 4 or 8",
 	    t->dtdt_size);
 }
@@ -363,9 +398,11 @@ dif_vrtype(struct dif_vstate *vs)
  *  5. Variable loads name ids 0x100..0xffff; variable stores name user
  *     ids 0x500..0xffff (no stores to built-ins).  Array ids fit 8 bits
  *     by encoding.
- *  6. call names a subroutine this emulator implements (strlen, and the
- *     kdt kernel-string reader).  No destructive subroutine is
- *     implemented, so do_destructive stays 0.
+ *  6. call names a subroutine this emulator implements (dif_subr.c; the
+ *     illumos ones without a Linux equivalent are named in the message).
+ *     copyout and copyoutstr are destructive: dif_destructive() reports
+ *     them for the loader, and the emulator runs them only when the
+ *     machine state allows destructive actions.
  *  7. pushtr pushes a CTF or string type, pushtv a CTF type.
  *  8. Any opcode outside the table above is invalid (user-memory loads,
  *     xlate, xlarg and stga included).
@@ -374,7 +411,10 @@ dif_vrtype(struct dif_vstate *vs)
  *     0, 1, 2, 4 or 8.
  * 11. VARTAB entries have a known scope and kind, an id up to 0xffff and a
  *     name inside the STRTAB; user by-reference variables have a size of
- *     1..16384 bytes (thread-locals: at least 1).
+ *     1..16384 bytes (thread-locals: at least 1).  That one id keeps one
+ *     kind, size and by-reference-ness across all the objects of an
+ *     enabling is checked where they are seen together, by
+ *     dif_vstate_init() (dif_dvar.c).
  * 12. A user variable referenced by the text (id >= 0x500) is not beyond
  *     the largest id VARTAB declares for that scope.
  *
@@ -384,21 +424,21 @@ dif_vrtype(struct dif_vstate *vs)
 int
 dif_validate(const struct dif_object *difo, struct kdt_err *err)
 {
-	struct dif_vstate vs;
+	struct dif_vcheck vc;
 	uint32_t last;
 	int rc;
 
-	memset(&vs, 0, sizeof (vs));
-	vs.vs_difo = difo;
-	vs.vs_err = err;
+	memset(&vc, 0, sizeof (vc));
+	vc.vc_difo = difo;
+	vc.vc_err = err;
 	if (difo->do_textlen == 0)
 		return kdt_err_set(err, EINVAL, "DIF_RET", 0,
 		    "DIF object has no instructions (need at least ret)");
-	if ((rc = dif_vvartab(&vs)) != 0 || (rc = dif_vrtype(&vs)) != 0)
+	if ((rc = dif_vvartab(&vc)) != 0 || (rc = dif_vrtype(&vc)) != 0)
 		return rc;
-	for (vs.vs_pc = 0; vs.vs_pc < difo->do_textlen; vs.vs_pc++) {
-		vs.vs_instr = difo->do_text[vs.vs_pc];
-		if ((rc = dif_vinstr(&vs)) != 0)
+	for (vc.vc_pc = 0; vc.vc_pc < difo->do_textlen; vc.vc_pc++) {
+		vc.vc_instr = difo->do_text[vc.vc_pc];
+		if ((rc = dif_vinstr(&vc)) != 0)
 			return rc;
 	}
 	last = difo->do_textlen - 1;

@@ -2,20 +2,29 @@
  * dif_vm.c -- the DIF emulator: runs one validated DIF object in probe
  * context.
  *
- * Callers: kdt.ko's probe handlers (for every predicate and action of a
- * firing ECB), the userspace engine and the unit tests.  The machine and
- * its contract are described in dif_vm.h, the instruction set in dif.h.
- * dif_validate() (dif_valid.c) has already checked register numbers, table
- * indices, branch targets, opcodes and the final ret; this file relies on
- * that and does not check them again.
+ * Callers: kdt.ko's probe handlers and the userspace engine (common/ecb.c,
+ * for every predicate and action of a firing ECB) and the unit tests.  The
+ * machine and its contract are described in dif_vm.h, the instruction set
+ * in dif.h.  dif_validate() (dif_valid.c) has already checked register
+ * numbers, table indices, branch targets, opcodes and the final ret; this
+ * file relies on that and does not check them again.
+ *
+ * Map: memory helpers (shared with dif_subr.c through dif_impl.h); loads,
+ * stores and string comparison; built-in variables; user variables
+ * (globals, clause-locals, and the dynamic ones -- thread-locals and
+ * associative arrays -- whose store is dif_dvar.c); branches, division,
+ * tuples; the interpreter loop; result copying.  The subroutines of
+ * "call" are in dif_subr.c.
  *
  * Memory model.  A DIF value that points somewhere is a plain 64-bit
- * address.  Three kinds of memory are "ours" and are read directly, with a
- * bounds check: the object's STRTAB and INTTAB, and the allocated part of
- * the caller's scratch area (dm_scratch .. dm_scratch + dm_scratch_used).
- * Everything else is traced memory and is only ever read through
- * kenv_read()/kenv_read_str(), which never fault; a failure becomes a
- * BADADDR fault of the DIF program.  Only scratch is writable.
+ * address.  Some memory is "ours" and is read directly, with a bounds
+ * check: the object's STRTAB and INTTAB, the allocated part of the
+ * caller's scratch area (dm_scratch .. dm_scratch + dm_scratch_used), the
+ * variable-state area and the clause-local slots.  Everything else is
+ * traced memory and is only ever read through kenv_read()/kenv_read_str(),
+ * which never fault; a failure becomes a BADADDR fault of the DIF
+ * program.  DIF stores write scratch and the value bytes of variables
+ * (dif_writable), never the tables that locate variables.
  *
  * Strings are walked in small chunks that never cross a page boundary of
  * traced memory, so reading a short string near the end of a mapping does
@@ -23,35 +32,18 @@
  * put on the stack.  When a chunk is unreadable, a single byte is tried
  * before faulting (the string may end just before the unreadable part).
  *
- * Probe context throughout: no locks, no allocation, no recursion, no
- * floating point.  The interpreter loop is the one long function.
+ * Probe context throughout: no allocation, no recursion, no floating
+ * point; the only lock is the dynamic store's bounded test-and-set.  The
+ * interpreter loop is the one long function.
  */
 #include "kdt_env.h"
 #include "dif.h"
 #include "dif_vm.h"
+#include "dif_impl.h"
 
-#define DIF_CHUNK	64	/* bytes of a string read at a time */
-#define DIF_PAGE	4096	/* traced-memory chunks stay in one page */
 #define DIF_EXECNAME_MAX 32	/* scratch bytes for execname */
-#define DIF_REGMASK	(DIF_DIR_NREGS - 1)	/* NREGS is a power of 2 */
 
-struct dif_tuple {
-	uint64_t	dt_value;
-	uint64_t	dt_size;
-};
-
-/* The running machine: the caller's state plus registers and tuples. */
-struct dif_run {
-	const struct dif_object *dr_difo;
-	struct dif_mstate *dr_ms;
-	const struct dif_probe_ctx *dr_ctx;
-	uint64_t	dr_regs[DIF_DIR_NREGS];
-	struct dif_tuple dr_tup[DIF_TUPLE_MAX];
-	uint32_t	dr_ntup;
-	uint32_t	dr_pc;
-};
-
-static int
+int
 dif_in(uint64_t addr, uint64_t size, const void *base, uint64_t len)
 {
 	uint64_t b = (uint64_t)(uintptr_t)base;
@@ -62,9 +54,10 @@ dif_in(uint64_t addr, uint64_t size, const void *base, uint64_t len)
 
 /*
  * Length of DTrace-owned memory readable from "addr" on (STRTAB, INTTAB,
- * allocated scratch), or 0 when "addr" is traced memory.
+ * allocated scratch, variable state, clause-local slots), or 0 when
+ * "addr" is traced memory.
  */
-static uint64_t
+uint64_t
 dif_owned(const struct dif_object *difo, const struct dif_mstate *ms,
     uint64_t addr)
 {
@@ -82,11 +75,39 @@ dif_owned(const struct dif_object *difo, const struct dif_mstate *ms,
 		b = (uint64_t)(uintptr_t)ms->dm_scratch;
 		return ms->dm_scratch_used - (addr - b);
 	}
+	if (ms->dm_vstate != NULL && dif_in(addr, 1, ms->dm_vstate->vst_area,
+	    ms->dm_vstate->vst_size)) {
+		b = (uint64_t)(uintptr_t)ms->dm_vstate->vst_area;
+		return ms->dm_vstate->vst_size - (addr - b);
+	}
+	if (dif_in(addr, 1, ms->dm_locals, (uint64_t)ms->dm_nlocals * 8)) {
+		b = (uint64_t)(uintptr_t)ms->dm_locals;
+		return (uint64_t)ms->dm_nlocals * 8 - (addr - b);
+	}
 	return 0;
 }
 
-/* Read "size" bytes at "addr" from wherever they live.  0 or -EFAULT. */
-static int
+int
+dif_writable(const struct dif_mstate *ms, uint64_t addr, uint64_t size)
+{
+	const struct dif_vstate *vs = ms->dm_vstate;
+
+	if (dif_in(addr, size, ms->dm_scratch, ms->dm_scratch_used) ||
+	    dif_in(addr, size, ms->dm_locals, (uint64_t)ms->dm_nlocals * 8))
+		return 1;
+	if (vs == NULL)
+		return 0;
+	if (dif_in(addr, size, vs->vst_area + vs->vst_gdata_off,
+	    vs->vst_gdata_end - vs->vst_gdata_off))
+		return 1;
+	return dif_dstore_isvalue(&vs->vst_dyn, addr, size);
+}
+
+/*
+ * Read "size" bytes at "addr" from wherever they live.  0 or -EFAULT.
+ * Owned memory may overlap dst (a variable assigned to itself).
+ */
+int
 dif_read(const struct dif_object *difo, const struct dif_mstate *ms,
     uint64_t addr, void *dst, uint32_t size)
 {
@@ -95,7 +116,7 @@ dif_read(const struct dif_object *difo, const struct dif_mstate *ms,
 	if (avail != 0) {
 		if (avail < size)
 			return -EFAULT;
-		memcpy(dst, (const void *)(uintptr_t)addr, size);
+		memmove(dst, (const void *)(uintptr_t)addr, size);
 		return 0;
 	}
 	return kenv_read(dst, addr, size);
@@ -133,7 +154,7 @@ dif_strchunk(const struct dif_object *difo, const struct dif_mstate *ms,
  * Length of the string at "addr", bounded by "limit".  A NULL string is
  * empty.  Returns 0 and sets *len, or -EFAULT with *len at the fault.
  */
-static int
+int
 dif_strlen(const struct dif_object *difo, const struct dif_mstate *ms,
     uint64_t addr, uint64_t limit, uint64_t *len)
 {
@@ -163,7 +184,7 @@ out:
  * terminates the string); traced memory goes through kenv_read_str().
  * Returns the length or -EFAULT.  size must be at least 1.
  */
-static int
+int
 dif_copystr(const struct dif_object *difo, const struct dif_mstate *ms,
     uint64_t addr, char *dst, uint32_t size)
 {
@@ -181,7 +202,7 @@ dif_copystr(const struct dif_object *difo, const struct dif_mstate *ms,
 	return (int)n;
 }
 
-static void
+void
 dif_fault(struct dif_run *r, uint32_t code, uint64_t addr)
 {
 	r->dr_ms->dm_fault = code;
@@ -191,7 +212,7 @@ dif_fault(struct dif_run *r, uint32_t code, uint64_t addr)
 }
 
 /* Allocate "size" zeroed, 8-aligned scratch bytes; 0 + NOSCRATCH if full. */
-static uint64_t
+uint64_t
 dif_salloc(struct dif_run *r, uint64_t size)
 {
 	struct dif_mstate *ms = r->dr_ms;
@@ -235,7 +256,7 @@ dif_load(struct dif_run *r, uint32_t op, uint64_t addr, uint64_t *val)
 	return 0;
 }
 
-/* stb..stx: only allocated scratch is writable.  0 or fault. */
+/* stb..stx: only where dif_writable() allows.  0 or fault. */
 static int
 dif_store(struct dif_run *r, uint32_t op, uint64_t val, uint64_t addr)
 {
@@ -246,8 +267,7 @@ dif_store(struct dif_run *r, uint32_t op, uint64_t val, uint64_t addr)
 		dif_fault(r, DTRACEFLT_BADALIGN, addr);
 		return -EFAULT;
 	}
-	if (!dif_in(addr, size, r->dr_ms->dm_scratch,
-	    r->dr_ms->dm_scratch_used)) {
+	if (!dif_writable(r->dr_ms, addr, size)) {
 		dif_fault(r, DTRACEFLT_BADADDR, addr);
 		return -EFAULT;
 	}
@@ -319,7 +339,10 @@ dif_scmp(struct dif_run *r, uint64_t a, uint64_t b, int *res)
 	return 0;
 }
 
-/* Built-in scalar variables (ldgs).  0, or an ILLOP/NOSCRATCH fault. */
+/*
+ * Built-in scalar variables (ldgs).  0, or an ILLOP/NOSCRATCH fault (for
+ * zonename and threadname, which Linux does not have, and unknown ids).
+ */
 static int
 dif_ldgs(struct dif_run *r, uint32_t id, uint64_t *val)
 {
@@ -331,6 +354,18 @@ dif_ldgs(struct dif_run *r, uint32_t id, uint64_t *val)
 		return 0;
 	}
 	switch (id) {
+	case DIF_VAR_CURTHREAD: *val = kenv_curthread(); return 0;
+	case DIF_VAR_VTIMESTAMP: *val = kenv_vtime(); return 0;
+	case DIF_VAR_IPL: *val = kenv_ipl(); return 0;
+	case DIF_VAR_STACKDEPTH: *val = c->pc_stackdepth; return 0;
+	case DIF_VAR_CALLER: *val = c->pc_caller; return 0;
+	case DIF_VAR_WALLTIMESTAMP: *val = kenv_walltime(); return 0;
+	case DIF_VAR_USTACKDEPTH: *val = c->pc_ustackdepth; return 0;
+	case DIF_VAR_UCALLER: *val = c->pc_ucaller; return 0;
+	case DIF_VAR_PPID: *val = kenv_ppid(); return 0;
+	case DIF_VAR_UID: *val = kenv_uid(); return 0;
+	case DIF_VAR_GID: *val = kenv_gid(); return 0;
+	case DIF_VAR_ERRNO: *val = (uint64_t)(int64_t)c->pc_errno; return 0;
 	case DIF_VAR_TIMESTAMP: *val = c->pc_timestamp; return 0;
 	case DIF_VAR_EPID: *val = c->pc_epid; return 0;
 	case DIF_VAR_ID: *val = c->pc_id; return 0;
@@ -365,34 +400,285 @@ dif_ldga(struct dif_run *r, uint32_t var, uint64_t idx, uint64_t *val)
 	return 0;
 }
 
-/* Subroutines (call).  Arguments are the tuple stack entries. */
-static int
-dif_call(struct dif_run *r, uint32_t subr, uint64_t *val)
+/*
+ * A string made directly readable (dif_impl.h).  Owned memory is used in
+ * place when the whole string (bounded by strsize - 1) lies inside it;
+ * anything else is copied into strsize bytes of scratch.
+ */
+int
+dif_sfetch(struct dif_run *r, uint64_t addr, const char **p, uint32_t *len)
 {
-	uint32_t ssz = r->dr_ms->dm_strsize;
-	uint64_t a0 = r->dr_tup[0].dt_value, dst;
+	uint32_t ssz = r->dr_ms->dm_strsize ? r->dr_ms->dm_strsize : 1;
+	uint64_t n, dst;
 
-	if (r->dr_ntup < 1 || (subr != DIF_SUBR_STRLEN &&
-	    subr != DIF_SUBR_KDT_KSTRING)) {
-		dif_fault(r, DTRACEFLT_ILLOP, subr);
-		return -EINVAL;
-	}
-	if (subr == DIF_SUBR_STRLEN) {
-		if (a0 == 0 || dif_strlen(r->dr_difo, r->dr_ms, a0, ssz,
-		    val) != 0) {
-			dif_fault(r, DTRACEFLT_BADADDR, a0);
-			return -EFAULT;
-		}
+	if (addr == 0) {
+		*p = "";
+		*len = 0;
 		return 0;
 	}
-	if (ssz == 0 || (dst = dif_salloc(r, ssz)) == 0)
-		return -EFAULT;
-	if (dif_copystr(r->dr_difo, r->dr_ms, a0, (char *)(uintptr_t)dst,
-	    ssz) < 0) {
-		dif_fault(r, DTRACEFLT_BADADDR, a0);
+	if (dif_strlen(r->dr_difo, r->dr_ms, addr, ssz - 1, &n) != 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, addr + n);
 		return -EFAULT;
 	}
-	*val = dst;
+	if (dif_owned(r->dr_difo, r->dr_ms, addr) > n) {
+		*p = (const char *)(uintptr_t)addr;
+		*len = (uint32_t)n;
+		return 0;
+	}
+	if ((dst = dif_salloc(r, n + 1)) == 0)
+		return -EFAULT;
+	if (dif_copystr(r->dr_difo, r->dr_ms, addr, (char *)(uintptr_t)dst,
+	    (uint32_t)n + 1) < 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, addr);
+		return -EFAULT;
+	}
+	*p = (const char *)(uintptr_t)dst;
+	*len = (uint32_t)n;
+	return 0;
+}
+
+/*
+ * ---- Variables (theory in dif_vm.h) ----
+ */
+
+/* The table entry of user variable "id" of "scope", or NULL + ILLOP. */
+static struct dif_vinfo *
+dif_vinfo(struct dif_run *r, uint32_t scope, uint32_t id)
+{
+	struct dif_vstate *vs = r->dr_ms->dm_vstate;
+	struct dif_vinfo *vi;
+
+	if (vs == NULL || id < DIF_VAR_OTHER_UBASE ||
+	    id - DIF_VAR_OTHER_UBASE >= vs->vst_nvars[scope]) {
+		dif_fault(r, DTRACEFLT_ILLOP, id);
+		return NULL;
+	}
+	vi = &vs->vst_vars[scope][id - DIF_VAR_OTHER_UBASE];
+	if (vi->vi_kind == 0xff) {
+		dif_fault(r, DTRACEFLT_ILLOP, id);
+		return NULL;
+	}
+	return vi;
+}
+
+/* Copy the by-reference value at "src" into a variable's own block. */
+static int
+dif_vcopy(struct dif_run *r, const struct dif_vinfo *vi, uint64_t src,
+    void *dst)
+{
+	uint32_t n = vi->vi_size;
+	int rc;
+
+	if (src == 0) {
+		memset(dst, 0, n);
+		return 0;
+	}
+	if (vi->vi_isstr) {
+		if (r->dr_ms->dm_strsize != 0 && r->dr_ms->dm_strsize < n)
+			n = r->dr_ms->dm_strsize;
+		rc = dif_copystr(r->dr_difo, r->dr_ms, src, dst, n);
+		memset((char *)dst + n, 0, vi->vi_size - n);
+	} else {
+		rc = dif_read(r->dr_difo, r->dr_ms, src, dst, n);
+	}
+	if (rc < 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, src);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* ldgs/stgs of a user global (id >= 0x500). */
+static int
+dif_gvar(struct dif_run *r, uint32_t id, int store, uint64_t *val)
+{
+	struct dif_vinfo *vi = dif_vinfo(r, DIFV_SCOPE_GLOBAL, id);
+	struct dif_vstate *vs = r->dr_ms->dm_vstate;
+	uint8_t *data;
+
+	if (vi == NULL)
+		return -EINVAL;
+	data = vs->vst_area + vi->vi_off;
+	if (!vi->vi_byref) {
+		if (store)
+			vs->vst_gvals[id - DIF_VAR_OTHER_UBASE] = *val;
+		else
+			*val = vs->vst_gvals[id - DIF_VAR_OTHER_UBASE];
+		return 0;
+	}
+	if (store)
+		return dif_vcopy(r, vi, *val, data);
+	*val = (uint64_t)(uintptr_t)data;
+	return 0;
+}
+
+/* ldls/stls: clause-local slots of this firing. */
+static int
+dif_lvar(struct dif_run *r, uint32_t id, int store, uint64_t *val)
+{
+	struct dif_vinfo *vi = dif_vinfo(r, DIFV_SCOPE_LOCAL, id);
+	struct dif_mstate *ms = r->dr_ms;
+	uint32_t need;
+
+	if (vi == NULL)
+		return -EINVAL;
+	need = vi->vi_byref ? (vi->vi_size + 7) / 8 : 1;
+	if (ms->dm_locals == NULL || vi->vi_off > ms->dm_nlocals ||
+	    need > ms->dm_nlocals - vi->vi_off) {
+		dif_fault(r, DTRACEFLT_ILLOP, id);
+		return -EINVAL;
+	}
+	if (!vi->vi_byref) {
+		if (store)
+			ms->dm_locals[vi->vi_off] = *val;
+		else
+			*val = ms->dm_locals[vi->vi_off];
+		return 0;
+	}
+	if (store)
+		return dif_vcopy(r, vi, *val, &ms->dm_locals[vi->vi_off]);
+	*val = (uint64_t)(uintptr_t)&ms->dm_locals[vi->vi_off];
+	return 0;
+}
+
+/*
+ * One by-reference tuple entry made directly readable: strings by content
+ * (dif_sfetch), other data by its pushed size.  Data larger than any key
+ * can hold is reported with 1 (the instance cannot exist).
+ */
+static int
+dif_dkey_ref(struct dif_run *r, const struct dif_tuple *t,
+    struct dif_dkent *e)
+{
+	uint64_t dst;
+
+	e->dke_ref = 1;
+	if (t->dt_type == DIF_TYPE_STRING_T)
+		return dif_sfetch(r, t->dt_value, (const char **)&e->dke_ptr,
+		    &e->dke_len);
+	if (t->dt_size > r->dr_ms->dm_vstate->vst_dyn.ds_keymax)
+		return 1;
+	e->dke_len = (uint32_t)t->dt_size;
+	if (dif_owned(r->dr_difo, r->dr_ms, t->dt_value) >= t->dt_size) {
+		e->dke_ptr = (const void *)(uintptr_t)t->dt_value;
+		return 0;
+	}
+	if ((dst = dif_salloc(r, t->dt_size)) == 0)
+		return -EFAULT;
+	if (dif_read(r->dr_difo, r->dr_ms, t->dt_value,
+	    (void *)(uintptr_t)dst, e->dke_len) != 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, t->dt_value);
+		return -EFAULT;
+	}
+	e->dke_ptr = (const void *)(uintptr_t)dst;
+	return 0;
+}
+
+/*
+ * The key of a dynamic variable: the tuple stack (associative arrays)
+ * and, for thread scope, the thread id.  0, 1 (cannot exist) or a fault.
+ */
+static int
+dif_dkey(struct dif_run *r, uint32_t id, uint32_t scope, int tuple,
+    struct dif_dkey *k)
+{
+	uint32_t i;
+	int rc;
+
+	k->dk_id = id;
+	k->dk_scope = scope;
+	k->dk_n = 0;
+	for (i = 0; tuple && i < r->dr_ntup; i++, k->dk_n++) {
+		memset(&k->dk_ent[i], 0, sizeof (k->dk_ent[i]));
+		if (r->dr_tup[i].dt_size == 0 &&
+		    r->dr_tup[i].dt_type != DIF_TYPE_STRING_T) {
+			k->dk_ent[i].dke_val = r->dr_tup[i].dt_value;
+			continue;
+		}
+		if ((rc = dif_dkey_ref(r, &r->dr_tup[i], &k->dk_ent[i])) != 0)
+			return rc;
+	}
+	if (scope == DIFV_SCOPE_THREAD) {
+		memset(&k->dk_ent[k->dk_n], 0, sizeof (k->dk_ent[0]));
+		k->dk_ent[k->dk_n++].dke_val = kenv_tid();
+	}
+	return 0;
+}
+
+/* Store "v" into the dynamic instance "k"; 0 frees it. */
+static int
+dif_dset(struct dif_run *r, const struct dif_vinfo *vi,
+    const struct dif_dkey *k, uint64_t v)
+{
+	struct dif_dstore *ds = &r->dr_ms->dm_vstate->vst_dyn;
+	const char *p;
+	uint32_t len;
+	uint64_t dst;
+
+	if (v == 0)
+		return dif_dstore_delete(ds, k) != 0 ? -ENOSPC : 0;
+	if (!vi->vi_byref)
+		return dif_dstore_store(ds, k, &v, 8);
+	if (vi->vi_isstr) {
+		if (dif_sfetch(r, v, &p, &len) != 0)
+			return -EFAULT;
+		if (len >= vi->vi_size)
+			len = vi->vi_size - 1;
+		return dif_dstore_store(ds, k, p, len);
+	}
+	if (dif_owned(r->dr_difo, r->dr_ms, v) >= vi->vi_size)
+		return dif_dstore_store(ds, k, (const void *)(uintptr_t)v,
+		    vi->vi_size);
+	if ((dst = dif_salloc(r, vi->vi_size)) == 0)
+		return -EFAULT;
+	if (dif_read(r->dr_difo, r->dr_ms, v, (void *)(uintptr_t)dst,
+	    vi->vi_size) != 0) {
+		dif_fault(r, DTRACEFLT_BADADDR, v);
+		return -EFAULT;
+	}
+	return dif_dstore_store(ds, k, (const void *)(uintptr_t)dst,
+	    vi->vi_size);
+}
+
+/*
+ * ldts/stts/ldgaa/stgaa/ldtaa/sttaa.  A store that finds no room is a
+ * dynamic-variable drop (counted, not a fault); 0 or a recorded fault.
+ */
+static int
+dif_dvar(struct dif_run *r, uint32_t op, uint32_t id, uint64_t *val)
+{
+	uint32_t scope = (op == DIF_OP_LDGAA || op == DIF_OP_STGAA) ?
+	    DIFV_SCOPE_GLOBAL : DIFV_SCOPE_THREAD;
+	int store = op == DIF_OP_STTS || op == DIF_OP_STGAA ||
+	    op == DIF_OP_STTAA;
+	struct dif_vinfo *vi = dif_vinfo(r, scope, id);
+	struct dif_dkey k;
+	uint8_t *p;
+	int rc;
+
+	if (vi == NULL)
+		return -EINVAL;
+	rc = dif_dkey(r, id, scope, op != DIF_OP_LDTS && op != DIF_OP_STTS,
+	    &k);
+	if (rc < 0)
+		return rc;
+	if (store) {
+		/* the store counts its own drops; a key no chunk can hold
+		   is counted here (dif_vm.h: the two counts are disjoint) */
+		if (rc == 1)
+			r->dr_ms->dm_dyndrops++;
+		else
+			rc = dif_dset(r, vi, &k, *val);
+		return rc == -EFAULT ? rc : 0;
+	}
+	*val = 0;
+	if (rc == 1 || (p = dif_dstore_load(&r->dr_ms->dm_vstate->vst_dyn,
+	    &k)) == NULL)
+		return 0;
+	if (vi->vi_byref)
+		*val = (uint64_t)(uintptr_t)p;
+	else
+		memcpy(val, p, 8);
 	return 0;
 }
 
@@ -471,16 +757,16 @@ dif_push(struct dif_run *r, uint32_t instr)
 	}
 	r->dr_tup[r->dr_ntup].dt_value = val;
 	r->dr_tup[r->dr_ntup].dt_size = size;
+	r->dr_tup[r->dr_ntup].dt_type = DIF_INSTR_TYPE(instr);
 	r->dr_ntup++;
 	return 0;
 }
 
-/* copys: r2 bytes from r1 to rd; rd must be allocated scratch. */
+/* copys: r2 bytes from r1 to rd; rd must be writable. */
 static int
 dif_copys(struct dif_run *r, uint64_t src, uint64_t len, uint64_t dst)
 {
-	if (!dif_in(dst, len, r->dr_ms->dm_scratch,
-	    r->dr_ms->dm_scratch_used)) {
+	if (!dif_writable(r->dr_ms, dst, len)) {
 		dif_fault(r, DTRACEFLT_BADADDR, dst);
 		return -EFAULT;
 	}
@@ -506,10 +792,15 @@ dif_emulate(const struct dif_object *difo, struct dif_mstate *ms,
 	struct dif_run r;
 	struct dif_cc cc = { 0, 0, 0, 0 };
 	uint64_t *R = r.dr_regs, a, b, v;
-	uint32_t instr, op, rd;
+	const uint32_t *text = difo->do_text;
+	uint32_t instr, op, rd, textlen = difo->do_textlen;
 	int res;
 
-	memset(&r, 0, sizeof (r));
+	/* Only the registers need zeroes (%r0 reads 0; the tuple stack is
+	   empty by dr_ntup); a full memset costs a fifth of a short run. */
+	memset(r.dr_regs, 0, sizeof (r.dr_regs));
+	r.dr_ntup = 0;
+	r.dr_pc = 0;
 	r.dr_difo = difo;
 	r.dr_ms = ms;
 	r.dr_ctx = ctx;
@@ -518,8 +809,8 @@ dif_emulate(const struct dif_object *difo, struct dif_mstate *ms,
 	ms->dm_fault_addr = 0;
 	ms->dm_fault_pc = 0;
 
-	for (r.dr_pc = 0; r.dr_pc < difo->do_textlen; r.dr_pc++) {
-		instr = difo->do_text[r.dr_pc];
+	for (r.dr_pc = 0; r.dr_pc < textlen; r.dr_pc++) {
+		instr = text[r.dr_pc];
 		op = DIF_INSTR_OP(instr);
 		/*
 		 * Masking keeps the reads in bounds for formats whose r1/r2
@@ -600,17 +891,45 @@ dif_emulate(const struct dif_object *difo, struct dif_mstate *ms,
 			    DIF_INSTR_STRING(instr);
 			break;
 		case DIF_OP_LDGS:
-			if (dif_ldgs(&r, DIF_INSTR_VAR(instr), &v) != 0)
+			if ((DIF_INSTR_VAR(instr) < DIF_VAR_OTHER_UBASE ?
+			    dif_ldgs(&r, DIF_INSTR_VAR(instr), &v) :
+			    dif_gvar(&r, DIF_INSTR_VAR(instr), 0, &v)) != 0)
 				return 0;
 			R[rd] = v;
 			break;
+		case DIF_OP_STGS:
+			v = R[rd];
+			if (dif_gvar(&r, DIF_INSTR_VAR(instr), 1, &v) != 0)
+				return 0;
+			break;
+		case DIF_OP_LDLS:
+			if (dif_lvar(&r, DIF_INSTR_VAR(instr), 0, &v) != 0)
+				return 0;
+			R[rd] = v;
+			break;
+		case DIF_OP_STLS:
+			v = R[rd];
+			if (dif_lvar(&r, DIF_INSTR_VAR(instr), 1, &v) != 0)
+				return 0;
+			break;
+		case DIF_OP_LDTS: case DIF_OP_LDGAA: case DIF_OP_LDTAA:
+			if (dif_dvar(&r, op, DIF_INSTR_VAR(instr), &v) != 0)
+				return 0;
+			R[rd] = v;
+			break;
+		case DIF_OP_STTS: case DIF_OP_STGAA: case DIF_OP_STTAA:
+			v = R[rd];
+			if (dif_dvar(&r, op, DIF_INSTR_VAR(instr), &v) != 0)
+				return 0;
+			break;
 		case DIF_OP_LDGA:
-			if (dif_ldga(&r, DIF_INSTR_ARRAY_VAR(instr), b, &v) != 0)
+			if (dif_ldga(&r, DIF_INSTR_ARRAY_VAR(instr), b,
+			    &v) != 0)
 				return 0;
 			R[rd] = v;
 			break;
 		case DIF_OP_CALL:
-			if (dif_call(&r, DIF_INSTR_SUBR(instr), &v) != 0)
+			if (dif_subr_call(&r, DIF_INSTR_SUBR(instr), &v) != 0)
 				return 0;
 			R[rd] = v;
 			break;
@@ -637,9 +956,9 @@ dif_emulate(const struct dif_object *difo, struct dif_mstate *ms,
 			break;
 		default:
 			/*
-			 * Variables (global, thread-local, clause-local,
-			 * associative) are not implemented yet, and anything
-			 * else cannot pass dif_validate(): illegal operation.
+			 * ldta (no thread-local built-in arrays exist) and
+			 * anything that cannot pass dif_validate(): illegal
+			 * operation.
 			 */
 			dif_fault(&r, DTRACEFLT_ILLOP, op);
 			return 0;

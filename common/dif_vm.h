@@ -12,9 +12,44 @@
  * the machine state (dm_fault, dm_fault_addr, dm_fault_pc), exactly as the
  * ERROR probe will later report it.
  *
- * String values are addresses: of the object's STRTAB, or of scratch.
- * The scratch area belongs to the caller (per CPU in kdt.ko) and is reset
- * for every probe firing.
+ * String values are addresses: of the object's STRTAB, of scratch, or of
+ * variable storage.  The scratch area belongs to the caller (per CPU in
+ * kdt.ko) and is reset for every probe firing.
+ *
+ * Writable memory.  DIF stores (stb..stx, copys, bcopy, copyinto) may
+ * write allocated scratch, the clause-local slots, the data blocks of
+ * by-reference globals and the value part of dynamic-variable chunks --
+ * never the tables and headers that locate variables (dif_writable()).
+ *
+ * Variables (reference 2.4).  One struct dif_vstate per enabling holds
+ * every variable that outlives a firing, in one caller-provided area of
+ * dif_vstate_size() bytes:
+ *
+ *	| variable tables (3 scopes) | global values and data | dynamic store |
+ *
+ *  - global scalars: one 8-byte slot per user id (0x500 + n); a
+ *    by-reference global (a string, a struct) also owns a data block of
+ *    its size; stgs copies into it (strings bounded by strsize and
+ *    NUL-padded), ldgs returns its address;
+ *  - thread-locals (ldts/stts, key: the thread id from kenv_tid()) and
+ *    associative arrays (ldgaa/stgaa, ldtaa/sttaa, key: the tuple stack)
+ *    live in the dynamic store of dif_dvar.h: storing 0 frees an
+ *    instance, loading an absent one gives 0, a store that finds no room
+ *    is dropped and counted (dif_vstate_drops() + dm_dyndrops);
+ *  - clause-locals (ldls/stls) live in caller-owned slots (dm_locals,
+ *    per CPU, cleared by the caller once per firing, shared by all the
+ *    clauses of that firing); a by-reference local occupies several
+ *    consecutive slots; dif_vstate_nlocals() says how many are needed.
+ * Variable ids and sizes come from the VARTABs of all the enabling's DIF
+ * objects; one id must have one kind and size throughout.
+ *
+ * Subroutines (call) are listed with dif_subr_name(); their arguments are
+ * the tuple stack, string results are strsize bytes of scratch.  The
+ * destructive ones (copyout, copyoutstr) run only when dm_destructive is
+ * set and fault ILLOP otherwise; dif_destructive() tells a loader whether
+ * an object uses them.  speculation() asks the caller's speculation
+ * buffers through dm_speculation(dm_spec_arg) (no hook: it returns 0);
+ * strtok() keeps its continuation in dm_strtok.
  */
 #ifndef KDT_DIF_VM_H
 #define KDT_DIF_VM_H
@@ -22,6 +57,7 @@
 #include "kdt_env.h"
 #include "kdt_err.h"
 #include "dof_load.h"
+#include "dif_dvar.h"
 
 #define DIF_NARGS	10
 
@@ -36,6 +72,39 @@ struct dif_probe_ctx {
 	uint64_t	pc_args[DIF_NARGS];
 	uint64_t	pc_timestamp;	/* taken once per firing */
 	uint32_t	pc_cpu;
+	/* Known only to some providers; 0 when the provider cannot tell. */
+	int32_t		pc_errno;	/* errno (syscall return probes) */
+	uint64_t	pc_caller;	/* caller: kernel return address */
+	uint32_t	pc_stackdepth;	/* stackdepth */
+	uint32_t	pc_ustackdepth;	/* ustackdepth */
+	uint64_t	pc_ucaller;	/* ucaller: user return address */
+};
+
+/* What the variable tables record about one user variable id. */
+struct dif_vinfo {
+	uint32_t	vi_off;		/* global data / first local slot */
+	uint32_t	vi_size;	/* value bytes (8 for scalars) */
+	uint8_t		vi_byref;	/* value is by-reference data */
+	uint8_t		vi_isstr;	/* ... and a string */
+	uint8_t		vi_kind;	/* DIFV_KIND_*, 0xff: not declared */
+	uint8_t		vi_pad;
+};
+
+/*
+ * Variable state of one enabling.  Caller-owned; everything it points to
+ * lies in the area given to dif_vstate_init().
+ */
+struct dif_vstate {
+	uint8_t		*vst_area;
+	uint64_t	vst_size;
+	struct dif_vinfo *vst_vars[3];	/* per DIFV_SCOPE_*, by id - 0x500 */
+	uint32_t	vst_nvars[3];
+	uint64_t	*vst_gvals;	/* global scalar slots, by id - 0x500 */
+	uint64_t	vst_gdata_off;	/* global data blocks: [off, end) */
+	uint64_t	vst_gdata_end;
+	uint32_t	vst_nlocals;	/* dm_locals slots needed */
+	uint32_t	vst_strsize;
+	struct dif_dstore vst_dyn;	/* thread-locals, assoc. arrays */
 };
 
 /* Per-execution machine state.  Probe context: caller-owned storage. */
@@ -48,6 +117,21 @@ struct dif_mstate {
 	uint32_t	dm_faulted;	/* non-zero once a fault happened */
 	uint64_t	dm_fault_addr;
 	uint32_t	dm_fault_pc;	/* instruction index */
+	/* Variables: NULL vstate makes every variable op fault ILLOP. */
+	struct dif_vstate *dm_vstate;
+	uint64_t	*dm_locals;	/* clause-local slots, caller-owned */
+	uint32_t	dm_nlocals;
+	uint32_t	dm_destructive;	/* copyout/copyoutstr allowed */
+	/* speculation(): returns a speculation id or 0; NULL -> 0 */
+	uint32_t	(*dm_speculation)(void *arg);
+	void		*dm_spec_arg;
+	uint64_t	dm_strtok;	/* strtok() continuation (in scratch,
+					   so valid for the clause), 0 none */
+	uint64_t	dm_dyndrops;	/* dynamic-variable drops the store
+					   did not count itself (a key too
+					   large for any chunk); the runner
+					   adds it to dif_vstate_drops() and
+					   clears it */
 };
 
 /* Validate one object; -EINVAL with "err" naming instruction and rule. */
@@ -69,6 +153,40 @@ uint64_t dif_emulate(const struct dif_object *difo, struct dif_mstate *mstate,
  */
 int dif_copy_result(const struct dif_object *difo, struct dif_mstate *mstate,
     uint64_t val, void *dst, uint32_t size, int isstr);
+
+/*
+ * Bytes of variable-state area an enabling needs: the variable tables,
+ * the global values and data, and a dynamic store of "dynvarsize" bytes
+ * (none when the enabling has no thread-local or associative variable).
+ * 0 for an enabling without user variables.  Setup context.
+ */
+uint64_t dif_vstate_size(const struct dof_enabling *den, uint64_t dynvarsize);
+
+/*
+ * Lay out and clear the variable state of "den" in "area" (8-aligned,
+ * "size" bytes, at least dif_vstate_size(den, dynvarsize) for the
+ * dynvarsize intended: what is left after the tables becomes the dynamic
+ * store).  -EINVAL with "err" naming the variable when two objects
+ * declare one id differently; -ENOSPC when the area is too small.
+ * Setup context.
+ */
+int dif_vstate_init(struct dif_vstate *vs, void *area, uint64_t size,
+    const struct dof_enabling *den, struct kdt_err *err);
+
+/* dm_locals slots the enabling's clause-locals need. */
+uint32_t dif_vstate_nlocals(const struct dif_vstate *vs);
+
+/*
+ * Dynamic-variable drops counted by the store since init (no free chunk,
+ * store busy).  Disjoint from dm_dyndrops: the total is the sum.
+ */
+uint64_t dif_vstate_drops(const struct dif_vstate *vs);
+
+/* Non-zero when "difo" calls a destructive subroutine. */
+uint32_t dif_destructive(const struct dif_object *difo);
+
+/* Name of subroutine "subr" ("strlen"), or NULL when kdt has none. */
+const char *dif_subr_name(uint32_t subr);
 
 /* Text of a fault code, as dtrace(1) prints it ("invalid address"). */
 const char *dif_fault_str(uint32_t fault);

@@ -56,6 +56,25 @@ int kenv_read(void *dst, uint64_t addr, uint32_t size);
  */
 int kenv_read_str(char *dst, uint64_t addr, uint32_t size);
 
+/*
+ * User memory of the current process (copyin(), copyinstr(), copyinto(),
+ * copyout(), copyoutstr()).  Fault-safe like kenv_read(): 0 or -EFAULT,
+ * never a page fault that sleeps.  kenv_read_user_str() behaves like
+ * kenv_read_str() (length or -EFAULT, dst NUL-padded to "size").
+ * kenv_write_user() is used only by the destructive subroutines.
+ * Userspace: the ranges registered with kc_env (consumer/kc_env.h).
+ * Probe context.
+ */
+int kenv_read_user(void *dst, uint64_t uaddr, uint32_t size);
+int kenv_read_user_str(char *dst, uint64_t uaddr, uint32_t size);
+int kenv_write_user(uint64_t uaddr, const void *src, uint32_t size);
+
+/*
+ * progenyof(): 1 when the current process is "pid" or one of its
+ * descendants, else 0.  Probe context.
+ */
+int kenv_progenyof(uint64_t pid);
+
 /* Standard CRC-32 (IEEE 802.3, the value zlib's crc32(0, buf, len) gives). */
 uint32_t kenv_crc32(const void *buf, uint64_t len);
 
@@ -69,5 +88,21 @@ uint32_t kenv_cpu(void);
 uint64_t kenv_pid(void);
 uint64_t kenv_tid(void);
 void kenv_execname(char *buf, uint32_t size);
+
+/*
+ * More built-ins of the current context (D's ppid, uid, gid, curthread,
+ * walltimestamp, vtimestamp, ipl).  kenv_walltime: ns since the epoch;
+ * kenv_vtime: ns the current thread has run on a CPU; kenv_curthread: an
+ * address identifying the thread (the kernel's task_struct); kenv_ipl: 0
+ * in process context, 1 in hard interrupt, 2 in NMI (Linux has no SPL).
+ * Probe context.
+ */
+uint64_t kenv_ppid(void);
+uint64_t kenv_uid(void);
+uint64_t kenv_gid(void);
+uint64_t kenv_walltime(void);
+uint64_t kenv_vtime(void);
+uint64_t kenv_curthread(void);
+uint32_t kenv_ipl(void);
 
 #endif /* KDT_ENV_H */

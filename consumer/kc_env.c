@@ -9,10 +9,12 @@
  * and kenv_read_str() check every byte against those ranges and never
  * dereference anything else.  The other services map onto libc: calloc,
  * zlib's crc32, CLOCK_MONOTONIC, sched_getcpu, getpid, gettid and the
- * program's short name.
+ * program's short name.  "User memory" (copyin and friends) is the same
+ * registered ranges; copyout writes only into ranges registered writable.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,6 +33,8 @@ struct kc_range {
 
 static struct kc_range kc_ranges[KC_ENV_MAX_READABLE];
 static uint32_t kc_nranges;
+static struct kc_range kc_wranges[KC_ENV_MAX_READABLE];
+static uint32_t kc_nwranges;
 
 int
 kc_env_add_readable(const void *p, uint64_t len)
@@ -49,6 +53,38 @@ void
 kc_env_clear_readable(void)
 {
 	kc_nranges = 0;
+	kc_nwranges = 0;
+}
+
+int
+kc_env_add_writable(void *p, uint64_t len)
+{
+	if (len == 0 || p == NULL)
+		return -EINVAL;
+	if (kc_nwranges >= KC_ENV_MAX_READABLE)
+		return -ENOSPC;
+	kc_wranges[kc_nwranges].kr_base = (uintptr_t)p;
+	kc_wranges[kc_nwranges].kr_len = len;
+	kc_nwranges++;
+	return 0;
+}
+
+/* True when [addr, addr + size) lies inside one writable range. */
+static int
+kc_writable(uint64_t addr, uint32_t size)
+{
+	uint32_t i;
+	uint64_t off;
+
+	for (i = 0; i < kc_nwranges; i++) {
+		if (addr < kc_wranges[i].kr_base)
+			continue;
+		off = addr - kc_wranges[i].kr_base;
+		if (off <= kc_wranges[i].kr_len &&
+		    size <= kc_wranges[i].kr_len - off)
+			return 1;
+	}
+	return 0;
 }
 
 /* Bytes readable from "addr" on within one registered range, or 0. */
@@ -158,6 +194,56 @@ kenv_tid(void)
 	return (uint64_t)gettid();
 }
 
+uint64_t
+kenv_ppid(void)
+{
+	return (uint64_t)getppid();
+}
+
+uint64_t
+kenv_uid(void)
+{
+	return (uint64_t)getuid();
+}
+
+uint64_t
+kenv_gid(void)
+{
+	return (uint64_t)getgid();
+}
+
+uint64_t
+kenv_walltime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t
+kenv_vtime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The engine's threads are pthreads: their handle identifies them. */
+uint64_t
+kenv_curthread(void)
+{
+	return (uint64_t)pthread_self();
+}
+
+/* Userspace runs no interrupt handlers. */
+uint32_t
+kenv_ipl(void)
+{
+	return 0;
+}
+
 void
 kenv_execname(char *buf, uint32_t size)
 {
@@ -171,4 +257,39 @@ kenv_execname(char *buf, uint32_t size)
 		n++;
 	}
 	memset(buf + n, 0, size - n);
+}
+
+int
+kenv_read_user(void *dst, uint64_t uaddr, uint32_t size)
+{
+	return kenv_read(dst, uaddr, size);
+}
+
+int
+kenv_read_user_str(char *dst, uint64_t uaddr, uint32_t size)
+{
+	return kenv_read_str(dst, uaddr, size);
+}
+
+int
+kenv_write_user(uint64_t uaddr, const void *src, uint32_t size)
+{
+	if (size == 0)
+		return 0;
+	if (!kc_writable(uaddr, size))
+		return -EFAULT;
+	memmove((void *)(uintptr_t)uaddr, src, size);
+	return 0;
+}
+
+/*
+ * The userspace engine's "current process" is kdt itself: it descends
+ * from itself, its parent and init.  Further ancestors are not looked up
+ * (that would mean reading /proc on every call).
+ */
+int
+kenv_progenyof(uint64_t pid)
+{
+	return pid == (uint64_t)getpid() || pid == (uint64_t)getppid() ||
+	    pid == 1;
 }

@@ -22,7 +22,15 @@
 /* Allow DIF to read [p, p + len).  0, -EINVAL (len 0) or -ENOSPC. */
 int kc_env_add_readable(const void *p, uint64_t len);
 
-/* Forget every registered range. */
+/* Forget every registered range (readable and writable). */
 void kc_env_clear_readable(void);
+
+/*
+ * "User memory" of the userspace engine is the same registered ranges:
+ * kenv_read_user() reads what kc_env_add_readable() allowed, and
+ * kenv_write_user() (copyout, copyoutstr) writes only into ranges given
+ * here.  0, -EINVAL (len 0) or -ENOSPC.
+ */
+int kc_env_add_writable(void *p, uint64_t len);
 
 #endif /* KC_ENV_H */

@@ -13,6 +13,10 @@
 #include <linux/timekeeping.h>
 #include <linux/smp.h>
 #include <linux/sched.h>
+#include <linux/rcupdate.h>
+#include <linux/cred.h>
+#include <linux/hardirq.h>
+#include <linux/sched/cputime.h>
 #include <linux/string.h>
 
 #include "kdt_env.h"
@@ -131,4 +135,139 @@ kenv_execname(char *buf, uint32_t size)
 	    current->comm[i] != '\0'; i++)
 		buf[i] = current->comm[i];
 	memset(buf + i, 0, size - i);
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+int
+kenv_read_user(void *dst, uint64_t uaddr, uint32_t size)
+{
+	if (copy_from_user_nofault(dst, (const void __user *)(uintptr_t)uaddr,
+	    size) != 0)
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * strncpy_from_user_nofault is not exported in 6.1: copy page by page as
+ * kenv_read_str does.  Probe context: no locks, no allocation, no sleeping.
+ */
+int
+kenv_read_user_str(char *dst, uint64_t uaddr, uint32_t size)
+{
+	uint32_t got = 0, chunk, i;
+
+	if (size == 0)
+		return -EFAULT;
+	while (got < size - 1) {
+		chunk = PAGE_SIZE - ((uaddr + got) & (PAGE_SIZE - 1));
+		if (chunk > size - 1 - got)
+			chunk = size - 1 - got;
+		if (kenv_read_user(dst + got, uaddr + got, chunk) != 0) {
+			memset(dst, 0, size);
+			return -EFAULT;
+		}
+		for (i = 0; i < chunk; i++)
+			if (dst[got + i] == '\0')
+				break;
+		got += i;
+		if (i < chunk)
+			break;
+	}
+	memset(dst + got, 0, size - got);
+	return (int)got;
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+int
+kenv_write_user(uint64_t uaddr, const void *src, uint32_t size)
+{
+	if (copy_to_user_nofault((void __user *)(uintptr_t)uaddr, src,
+	    size) != 0)
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Walk the parents of the current task under RCU, at most 4096 steps
+ * (a loop in the tree cannot exist, the bound only caps the cost).
+ * Probe context: no locks taken beyond RCU, no allocation, no sleeping.
+ */
+int
+kenv_progenyof(uint64_t pid)
+{
+	struct task_struct *t;
+	int n, found = 0;
+
+	rcu_read_lock();
+	for (t = current, n = 0; t != NULL && n < 4096; n++) {
+		if ((uint64_t)task_tgid_nr(t) == pid) {
+			found = 1;
+			break;
+		}
+		if (t->pid == 0 || t == rcu_dereference(t->real_parent))
+			break;
+		t = rcu_dereference(t->real_parent);
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* Probe context: no locks taken beyond RCU, no allocation, no sleeping. */
+uint64_t
+kenv_ppid(void)
+{
+	uint64_t ppid;
+
+	rcu_read_lock();
+	ppid = task_ppid_nr(current);
+	rcu_read_unlock();
+	return ppid;
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_uid(void)
+{
+	return from_kuid_munged(&init_user_ns, current_uid());
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_gid(void)
+{
+	return from_kgid_munged(&init_user_ns, current_gid());
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_walltime(void)
+{
+	return ktime_get_real_fast_ns();
+}
+
+/*
+ * The runtime the scheduler has accounted to the thread so far (updated
+ * at scheduler ticks and switches, not at every instruction).
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+uint64_t
+kenv_vtime(void)
+{
+	return READ_ONCE(current->se.sum_exec_runtime);
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_curthread(void)
+{
+	return (uint64_t)(uintptr_t)current;
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint32_t
+kenv_ipl(void)
+{
+	if (in_nmi())
+		return 2;
+	return in_hardirq() ? 1 : 0;
 }

@@ -11,7 +11,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -397,7 +399,23 @@ START_TEST(test_ldgs_builtins)
 		{ DIF_VAR_PROBENAME, (uintptr_t)t_ctx.pc_name },
 		{ DIF_VAR_PID, (uint64_t)getpid() },
 		{ DIF_VAR_TID, (uint64_t)gettid() },
+		{ DIF_VAR_PPID, (uint64_t)getppid() },
+		{ DIF_VAR_UID, (uint64_t)getuid() },
+		{ DIF_VAR_GID, (uint64_t)getgid() },
+		{ DIF_VAR_CURTHREAD, (uint64_t)pthread_self() },
+		{ DIF_VAR_IPL, 0 },
+		{ DIF_VAR_ERRNO, (uint64_t)-2 },
+		{ DIF_VAR_CALLER, 0xffffffff81000010ull },
+		{ DIF_VAR_STACKDEPTH, 7 },
+		{ DIF_VAR_UCALLER, 0x401000 },
+		{ DIF_VAR_USTACKDEPTH, 3 },
 	};
+
+	t_ctx.pc_errno = -2;		/* what a provider would fill in */
+	t_ctx.pc_caller = 0xffffffff81000010ull;
+	t_ctx.pc_stackdepth = 7;
+	t_ctx.pc_ucaller = 0x401000;
+	t_ctx.pc_ustackdepth = 3;
 
 	for (uint32_t i = 0; i < N(t); i++) {
 		text[0] = LDGS(t[i].var, 1);
@@ -405,6 +423,32 @@ START_TEST(test_ldgs_builtins)
 		    "builtin 0x%x", t[i].var);
 		t_nofault();
 	}
+}
+END_TEST
+
+/* Clocks: walltimestamp is the epoch clock, vtimestamp this thread's. */
+START_TEST(test_ldgs_clocks)
+{
+	uint32_t wall[] = { LDGS(DIF_VAR_WALLTIMESTAMP, 1), RET(1) };
+	uint32_t vt[] = { LDGS(DIF_VAR_VTIMESTAMP, 1), RET(1) };
+	struct timespec a, b;
+	uint64_t v, lo, hi;
+
+	clock_gettime(CLOCK_REALTIME, &a);
+	v = t_run(wall, 2);
+	clock_gettime(CLOCK_REALTIME, &b);
+	lo = (uint64_t)a.tv_sec * 1000000000ull + (uint64_t)a.tv_nsec;
+	hi = (uint64_t)b.tv_sec * 1000000000ull + (uint64_t)b.tv_nsec;
+	ck_assert_uint_ge(v, lo);
+	ck_assert_uint_le(v, hi);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	v = t_run(vt, 2);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	lo = (uint64_t)a.tv_sec * 1000000000ull + (uint64_t)a.tv_nsec;
+	hi = (uint64_t)b.tv_sec * 1000000000ull + (uint64_t)b.tv_nsec;
+	ck_assert_uint_ge(v, lo);
+	ck_assert_uint_le(v, hi);
+	t_nofault();
 }
 END_TEST
 
@@ -423,7 +467,7 @@ END_TEST
 
 START_TEST(test_ldgs_unknown_and_user_vars_illop)
 {
-	uint32_t t1[] = { LDGS(DIF_VAR_CURTHREAD, 1), RET(1) };
+	uint32_t t1[] = { LDGS(DIF_VAR_ZONENAME, 1), RET(1) };	/* no zones */
 	uint32_t t2[] = { DIF_INSTR_LDV(DIF_OP_LDTS, 0x500, 1), RET(1) };
 	struct dif_var var = { 0, 0x500, DIFV_KIND_SCALAR, DIFV_SCOPE_THREAD,
 	    0, { DIF_TYPE_CTF, DIF_CTF_INTEGER, 0, 0, 8 } };
@@ -684,7 +728,8 @@ static const struct t_bad t_bads[] = {
 	{ { DIF_INSTR_FMT(DIF_OP_XLATE, 0, 0, 2), RET(2) }, 2, "DIF_OPCODE",
 	    0 },
 	{ { DIF_INSTR_FMT(99, 0, 0, 2), RET(2) }, 2, "DIF_OPCODE", 0 },
-	{ { CALL(DIF_SUBR_RAND, 1), RET(1) }, 2, "DIF_SUBR", 0 },
+	{ { CALL(1, 1), RET(1) }, 2, "DIF_SUBR", 0 },	/* mutex_owned */
+	{ { CALL(200, 1), RET(1) }, 2, "DIF_SUBR", 0 },
 	{ { DIF_INSTR_STV(DIF_OP_STGS, DIF_VAR_PID, 1), RET(0) }, 2,
 	    "DIF_VAR", 0 },
 	{ { DIF_INSTR_LDV(DIF_OP_LDGS, 0x600, 1), RET(1) }, 2, "DIF_VAR", 0 },
@@ -762,6 +807,7 @@ dif_vm_suite(void)
 	tcase_add_test(tc, test_scmp_bounded_by_strsize);
 	tcase_add_test(tc, test_scmp_null_is_empty_and_bad_faults);
 	tcase_add_test(tc, test_ldgs_builtins);
+	tcase_add_test(tc, test_ldgs_clocks);
 	tcase_add_test(tc, test_ldgs_execname_in_scratch);
 	tcase_add_test(tc, test_ldgs_unknown_and_user_vars_illop);
 	tcase_add_test(tc, test_ldga_args);
