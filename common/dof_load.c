@@ -14,10 +14,11 @@
  * assume those checks passed: options (dof_load_opts), probe descriptions
  * (dof_load_pdesc), DIF objects (dof_load_difo, which also runs
  * dif_validate), action arrays and the record layout (dof_load_acts,
- * dof_act_layout), ECBs (dof_load_ecb).  All of them read the private copy
- * of the DOF that dof_load() makes, so the caller's buffer can change or
- * go away without affecting us, and loaded pointers stay valid until
- * dof_free().
+ * dof_act_layout), aggregations (dof_agg_scan, which marks each
+ * action's role before the layout is computed), ECBs (dof_load_ecb).  All
+ * of them read the private copy of the DOF that dof_load() makes, so the
+ * caller's buffer can change or go away without affecting us, and loaded
+ * pointers stay valid until dof_free().
  *
  * Every error goes through kdt_err_set with a tag (DOF_*) and the file
  * offset of the offending structure; the message names the section, the
@@ -29,6 +30,7 @@
 #include "dof_load.h"
 #include "dif.h"
 #include "dif_vm.h"
+#include "agg.h"
 
 /* Largest data one action may record, and one ECB in total. */
 #define DOF_MAX_RECSIZE		(64u << 10)
@@ -503,6 +505,8 @@ dof_load_difo(struct dof_ld *dl, uint32_t idx, const char *what,
 		    DOF_MAX_DIFO_SIZE);
 	if ((rc = dif_validate(d, dl->dl_err)) != 0)
 		return dof_difo_verr(dl, rc, idx, s->ds_offset, dif, d);
+	/* Calls copyout()/copyoutstr(): the runner asks for -w first. */
+	d->do_destructive = dif_destructive(d);
 	return 0;
 }
 
@@ -532,50 +536,160 @@ dof_load_fmt(struct dof_ld *dl, const struct dof_actdesc *a, uint64_t from,
 	return 0;
 }
 
+/*
+ * How an action kind is loaded (rule A2): whether it must, may or must not
+ * carry a DIF object, and what it records (rule L1).
+ */
+#define DOF_DIFO_NEED	0
+#define DOF_DIFO_MAY	1
+
+#define DOF_SZ_TYPE	0	/* the DIF object's return type */
+#define DOF_SZ_FIXED	1	/* ak_size bytes */
+#define DOF_SZ_ARG	2	/* la_arg bytes (tracemem) */
+#define DOF_SZ_FRAMES	3	/* la_arg frames of 8 bytes (stack) */
+#define DOF_SZ_USTACK	4	/* (nframes + 1) x 8 + strsize rounded up */
+#define DOF_SZ_LIBACT	5	/* a string result as a string, else 8 */
+
+struct dof_actkind {
+	uint32_t	ak_kind;
+	uint8_t		ak_difo;	/* DOF_DIFO_* */
+	uint8_t		ak_sz;		/* DOF_SZ_* */
+	uint16_t	ak_size;	/* DOF_SZ_FIXED */
+};
+
+static const struct dof_actkind dof_actkinds[] = {
+	{ DTRACEACT_DIFEXPR, DOF_DIFO_NEED, DOF_SZ_TYPE, 0 },
+	{ DTRACEACT_EXIT, DOF_DIFO_NEED, DOF_SZ_FIXED, 4 },
+	{ DTRACEACT_PRINTF, DOF_DIFO_NEED, DOF_SZ_TYPE, 0 },
+	{ DTRACEACT_PRINTA, DOF_DIFO_NEED, DOF_SZ_FIXED, 8 },
+	{ DTRACEACT_LIBACT, DOF_DIFO_NEED, DOF_SZ_LIBACT, 8 },
+	{ DTRACEACT_TRACEMEM, DOF_DIFO_NEED, DOF_SZ_ARG, 0 },
+	{ DTRACEACT_USTACK, DOF_DIFO_MAY, DOF_SZ_USTACK, 0 },
+	{ DTRACEACT_JSTACK, DOF_DIFO_MAY, DOF_SZ_USTACK, 0 },
+	{ DTRACEACT_USYM, DOF_DIFO_NEED, DOF_SZ_FIXED, 16 },
+	{ DTRACEACT_UMOD, DOF_DIFO_NEED, DOF_SZ_FIXED, 16 },
+	{ DTRACEACT_UADDR, DOF_DIFO_NEED, DOF_SZ_FIXED, 16 },
+	{ DTRACEACT_STOP, DOF_DIFO_MAY, DOF_SZ_FIXED, 0 },
+	{ DTRACEACT_RAISE, DOF_DIFO_MAY, DOF_SZ_FIXED, 0 },
+	{ DTRACEACT_SYSTEM, DOF_DIFO_NEED, DOF_SZ_TYPE, 0 },
+	{ DTRACEACT_FREOPEN, DOF_DIFO_NEED, DOF_SZ_TYPE, 0 },
+	{ DTRACEACT_STACK, DOF_DIFO_MAY, DOF_SZ_FRAMES, 0 },
+	{ DTRACEACT_SYM, DOF_DIFO_NEED, DOF_SZ_FIXED, 8 },
+	{ DTRACEACT_MOD, DOF_DIFO_NEED, DOF_SZ_FIXED, 8 },
+	{ DTRACEACT_BREAKPOINT, DOF_DIFO_MAY, DOF_SZ_FIXED, 0 },
+	{ DTRACEACT_PANIC, DOF_DIFO_MAY, DOF_SZ_FIXED, 0 },
+	{ DTRACEACT_CHILL, DOF_DIFO_MAY, DOF_SZ_FIXED, 0 },
+	{ DTRACEACT_SPECULATE, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEACT_COMMIT, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEACT_DISCARD, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_COUNT, DOF_DIFO_MAY, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_MIN, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_MAX, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_AVG, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_SUM, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_STDDEV, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_QUANTIZE, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_LQUANTIZE, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+	{ DTRACEAGG_LLQUANTIZE, DOF_DIFO_NEED, DOF_SZ_FIXED, 0 },
+};
+
+static const struct dof_actkind *
+dof_actkind(uint32_t kind)
+{
+	uint32_t i;
+
+	for (i = 0; i < sizeof (dof_actkinds) / sizeof (dof_actkinds[0]); i++)
+		if (dof_actkinds[i].ak_kind == kind)
+			return &dof_actkinds[i];
+	return NULL;
+}
+
 /* One ACTDESC entry (rules A2-A4). */
 static int
 dof_load_act(struct dof_ld *dl, const struct dof_actdesc *a, uint64_t from,
     struct dof_laction *la)
 {
+	const struct dof_actkind *ak = dof_actkind(a->dofa_kind);
 	int rc;
 
 	la->la_kind = a->dofa_kind;
 	la->la_ntuple = a->dofa_ntuple;
 	la->la_arg = a->dofa_arg;
 	la->la_uarg = a->dofa_uarg;
-	if (a->dofa_kind != DTRACEACT_DIFEXPR &&
-	    a->dofa_kind != DTRACEACT_EXIT && a->dofa_kind != DTRACEACT_PRINTF)
+	if (ak == NULL)
 		return kdt_err_set(dl->dl_err, EOPNOTSUPP, "DOF_ACT", from,
-		    "ACTDESC entry at offset 0x%llx: action kind 0x%x is not supported yet (supported: 0x1 DIFEXPR, 0x2 EXIT, 0x3 PRINTF)",
+		    "ACTDESC entry at offset 0x%llx: action kind 0x%x is not supported (supported: 0x1-0x6, 0x101-0x105, 0x201-0x204, 0x401-0x403, 0x501-0x503, 0x601-0x603, 0x701-0x709)",
 		    (dof_ull)from, a->dofa_kind);
 	/*
 	 * printf(fmt, a, b) is one PRINTF action per argument and only the
 	 * first names the format (reference 3.3): a PRINTF without a STRTAB
-	 * continues the previous one and has no format of its own.
+	 * continues the previous one and has no format of its own.  PRINTA
+	 * without a STRTAB is printa() without a format.
 	 */
+	if (a->dofa_strtab != DOF_SECIDX_NONE &&
+	    !DTRACEACT_ISPRINTFLIKE(a->dofa_kind))
+		return kdt_err_set(dl->dl_err, EINVAL, "DOF_FMT", from,
+		    "ACTDESC entry at offset 0x%llx: action kind 0x%x names format STRTAB section %u but is not printf-like",
+		    (dof_ull)from, a->dofa_kind, a->dofa_strtab);
 	if (a->dofa_strtab != DOF_SECIDX_NONE &&
 	    (rc = dof_load_fmt(dl, a, from, &la->la_fmt)) != 0)
 		return rc;
-	if (a->dofa_difo == DOF_SECIDX_NONE)
+	if (a->dofa_difo == DOF_SECIDX_NONE) {
+		if (ak->ak_difo == DOF_DIFO_MAY)
+			return 0;
 		return kdt_err_set(dl->dl_err, EINVAL, "DOF_ACT", from,
 		    "ACTDESC entry at offset 0x%llx: action kind 0x%x has no DIF object",
 		    (dof_ull)from, a->dofa_kind);
+	}
 	return dof_load_difo(dl, a->dofa_difo, "ACTDESC difo", from,
 	    &la->la_difo);
 }
 
-/* Bytes one action records (rule L1). */
-static uint32_t
-dof_act_size(const struct dof_ld *dl, const struct dof_laction *la)
+/* Bytes a value of the DIF object's return type takes (rule L1). */
+static uint64_t
+dof_type_size(const struct dof_ld *dl, const struct dif_object *d)
 {
-	const struct dif_type *t = &la->la_difo->do_rtype;
+	const struct dif_type *t = &d->do_rtype;
 
-	if (la->la_kind == DTRACEACT_EXIT)
-		return 4;
 	if (t->dtdt_kind == DIF_TYPE_STRING)
 		return t->dtdt_size != 0 ? t->dtdt_size :
 		    dl->dl_den->den_strsize;
 	return t->dtdt_size;
+}
+
+/* Bytes one REC action records in the principal buffer (rule L1). */
+static uint64_t
+dof_act_size(const struct dof_ld *dl, const struct dof_laction *la)
+{
+	const struct dof_actkind *ak = dof_actkind(la->la_kind);
+	uint64_t nframes, strsize;
+
+	switch (ak->ak_sz) {
+	case DOF_SZ_TYPE:
+		return la->la_difo != NULL ? dof_type_size(dl, la->la_difo) : 0;
+	case DOF_SZ_LIBACT:
+		if (la->la_difo->do_rtype.dtdt_kind == DIF_TYPE_STRING)
+			return dof_type_size(dl, la->la_difo);
+		return 8;
+	case DOF_SZ_ARG:
+		return la->la_arg;
+	case DOF_SZ_FRAMES:
+		return la->la_arg * 8;
+	case DOF_SZ_USTACK:
+		nframes = la->la_arg & 0xffffffffu;
+		strsize = la->la_arg >> 32;
+		return (nframes + 1) * 8 + ((strsize + 7) & ~7ull);
+	}
+	return ak->ak_size;
+}
+
+/* Natural alignment of a record or key of "size" bytes (rule L2). */
+static uint32_t
+dof_rec_align(uint64_t size)
+{
+	if (size == 0)
+		return 1;
+	return size % 8 == 0 ? 8 : size % 4 == 0 ? 4 : size % 2 == 0 ? 2 : 1;
 }
 
 /* The record layout of one ECB (rules L1-L3; theory in dof_load.h). */
@@ -583,27 +697,28 @@ static int
 dof_act_layout(struct dof_ld *dl, struct dof_lecb *le, uint64_t from)
 {
 	struct dof_laction *la;
-	uint64_t off = 0;
-	uint32_t i, size, align;
+	uint64_t off = 0, size;
+	uint32_t i, align;
 
 	for (i = 0; i < le->le_nacts; i++) {
 		la = &le->le_acts[i];
+		if (la->la_role != DOF_ROLE_REC)
+			continue;	/* dof_agg_layout placed it */
 		size = dof_act_size(dl, la);
 		if (size > DOF_MAX_RECSIZE)
 			return kdt_err_set(dl->dl_err, EINVAL, "DOF_REC", from,
-			    "ACTDESC at offset 0x%llx: action %u records %u bytes, limit %u",
-			    (dof_ull)from, i, size, DOF_MAX_RECSIZE);
-		align = size % 8 == 0 ? 8 : size % 4 == 0 ? 4 :
-		    size % 2 == 0 ? 2 : 1;
-		if (size == 0)
-			align = 1;
+			    "ACTDESC at offset 0x%llx: action %u (kind 0x%x) records %llu bytes, limit %u",
+			    (dof_ull)from, i, la->la_kind, (dof_ull)size,
+			    DOF_MAX_RECSIZE);
+		align = dof_rec_align(size);
 		off = (off + align - 1) & ~(uint64_t)(align - 1);
 		la->la_rec_off = (uint32_t)off;
-		la->la_rec_size = size;
+		la->la_rec_size = (uint32_t)size;
 		la->la_rec_align = (uint16_t)align;
-		la->la_rec_isstr =
+		la->la_rec_isstr = la->la_difo != NULL &&
 		    la->la_difo->do_rtype.dtdt_kind == DIF_TYPE_STRING &&
-		    la->la_kind != DTRACEACT_EXIT;
+		    (dof_actkind(la->la_kind)->ak_sz == DOF_SZ_TYPE ||
+		    dof_actkind(la->la_kind)->ak_sz == DOF_SZ_LIBACT);
 		off += size;
 		if (off > DOF_MAX_ECBSIZE)
 			return kdt_err_set(dl->dl_err, EINVAL, "DOF_REC", from,
@@ -611,6 +726,211 @@ dof_act_layout(struct dof_ld *dl, struct dof_lecb *le, uint64_t from)
 			    (dof_ull)from, i, (dof_ull)off, DOF_MAX_ECBSIZE);
 	}
 	le->le_size = (uint32_t)((off + 7) & ~(uint64_t)7);
+	return 0;
+}
+
+/*
+ * Rule G2: tuple[0] of an aggregation is a DIFEXPR whose object is exactly
+ * "setx k -> rd; ret rd"; the variable id is INTTAB[k], at least 1.
+ */
+static int
+dof_agg_varid(struct dof_ld *dl, const struct dof_laction *la, uint64_t from,
+    uint32_t i, uint32_t *varid)
+{
+	const struct dif_object *d = la->la_difo;
+	uint32_t w0, w1, k;
+
+	if (la->la_kind != DTRACEACT_DIFEXPR || d == NULL ||
+	    d->do_textlen != 2)
+		goto bad;
+	w0 = d->do_text[0];
+	w1 = d->do_text[1];
+	k = DIF_INSTR_INTEGER(w0);
+	if (DIF_INSTR_OP(w0) != DIF_OP_SETX || DIF_INSTR_OP(w1) != DIF_OP_RET ||
+	    DIF_INSTR_RD(w0) != DIF_INSTR_RD(w1) || k >= d->do_intlen ||
+	    d->do_inttab[k] == 0 || d->do_inttab[k] > 0xffffffffu)
+		goto bad;
+	*varid = (uint32_t)d->do_inttab[k];
+	return 0;
+bad:
+	return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGVAR", from,
+	    "ACTDESC at offset 0x%llx: action %u (kind 0x%x), tuple[0] of an aggregation, must be a DIFEXPR \"setx k -> rd; ret rd\" with INTTAB[k] in 1..0xffffffff",
+	    (dof_ull)from, i, la->la_kind);
+}
+
+/* Rule G3: the key actions, each placed at its natural alignment. */
+static int
+dof_agg_keys(struct dof_ld *dl, struct dof_lecb *le, uint64_t from,
+    struct dof_agg *ag)
+{
+	struct dof_laction *la;
+	uint64_t off = 0, size;
+	uint32_t i, align;
+
+	for (i = ag->ag_firstkey; i < ag->ag_firstkey + ag->ag_nkeys; i++) {
+		la = &le->le_acts[i];
+		size = la->la_difo != NULL ? dof_type_size(dl, la->la_difo) : 0;
+		if (la->la_kind != DTRACEACT_DIFEXPR || la->la_role !=
+		    DOF_ROLE_REC || size == 0 || size > DOF_MAX_RECSIZE)
+			return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGKEY",
+			    from,
+			    "ACTDESC at offset 0x%llx: action %u (kind 0x%x), key of aggregation %u, must be an unclaimed DIFEXPR of 1..%u bytes, has %llu",
+			    (dof_ull)from, i, la->la_kind, ag->ag_id,
+			    DOF_MAX_RECSIZE, (dof_ull)size);
+		align = dof_rec_align(size);
+		off = (off + align - 1) & ~(uint64_t)(align - 1);
+		la->la_role = DOF_ROLE_AGGKEY;
+		la->la_aggid = ag->ag_id;
+		la->la_rec_off = (uint32_t)off;
+		la->la_rec_size = (uint32_t)size;
+		la->la_rec_align = (uint16_t)align;
+		la->la_rec_isstr =
+		    la->la_difo->do_rtype.dtdt_kind == DIF_TYPE_STRING;
+		off += size;
+	}
+	if (off > DOF_MAX_RECSIZE)
+		return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGKEY", from,
+		    "ACTDESC at offset 0x%llx: key of aggregation %u needs %llu bytes, limit %u",
+		    (dof_ull)from, ag->ag_id, (dof_ull)off, DOF_MAX_RECSIZE);
+	ag->ag_keysize = (uint32_t)((off + 7) & ~7ull);
+	return 0;
+}
+
+/* Is action "la" the void increment of a *quantize (rule G3)? */
+static int
+dof_agg_is_incr(const struct dof_laction *agg, const struct dof_laction *la)
+{
+	return (agg->la_kind == DTRACEAGG_QUANTIZE ||
+	    agg->la_kind == DTRACEAGG_LQUANTIZE ||
+	    agg->la_kind == DTRACEAGG_LLQUANTIZE) &&
+	    la->la_kind == DTRACEACT_DIFEXPR && la->la_difo != NULL &&
+	    la->la_difo->do_rtype.dtdt_kind == DIF_TYPE_CTF &&
+	    la->la_difo->do_rtype.dtdt_size == 0;
+}
+
+/* Rules G1-G4 for the aggregating action "i" of ECB "ecb". */
+static int
+dof_agg_one(struct dof_ld *dl, struct dof_lecb *le, uint32_t ecb,
+    uint32_t i, uint64_t from, struct dof_agg *ag)
+{
+	struct dof_laction *la = &le->le_acts[i];
+	uint32_t first, last;
+	int rc;
+
+	if (la->la_ntuple == 0 || la->la_ntuple > i)
+		return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGVAR", from,
+		    "ACTDESC at offset 0x%llx: aggregating action %u (kind 0x%x) has a tuple of %u actions; need 1..%u preceding actions",
+		    (dof_ull)from, i, la->la_kind, la->la_ntuple, i);
+	first = i - la->la_ntuple;
+	if (le->le_acts[first].la_role != DOF_ROLE_REC)
+		return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGVAR", from,
+		    "ACTDESC at offset 0x%llx: aggregating action %u claims action %u, which already belongs to aggregation %u",
+		    (dof_ull)from, i, first, le->le_acts[first].la_aggid);
+	if ((rc = dof_agg_varid(dl, &le->le_acts[first], from, first,
+	    &ag->ag_varid)) != 0)
+		return rc;
+	ag->ag_kind = la->la_kind;
+	ag->ag_ecb = ecb;
+	ag->ag_arg = la->la_arg;
+	ag->ag_act = i;
+	ag->ag_firstkey = first + 1;
+	ag->ag_incr_act = (uint32_t)-1;
+	last = i - 1;
+	if (last > first && dof_agg_is_incr(la, &le->le_acts[last])) {
+		ag->ag_incr_act = last;
+		le->le_acts[last].la_role = DOF_ROLE_AGGARG;
+		le->le_acts[last].la_aggid = ag->ag_id;
+		last--;
+	}
+	ag->ag_nkeys = last - first;
+	if ((rc = dof_agg_keys(dl, le, from, ag)) != 0)
+		return rc;
+	ag->ag_datasize = agg_data_size(la->la_kind, la->la_arg);
+	if (ag->ag_datasize == 0)
+		return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGPARAM", from,
+		    "ACTDESC at offset 0x%llx: aggregating action %u (kind 0x%x) has invalid parameters 0x%016llx (reference 3.4; limit %u value bytes)",
+		    (dof_ull)from, i, la->la_kind, (dof_ull)la->la_arg,
+		    1u << 20);
+	le->le_acts[first].la_role = DOF_ROLE_AGGVAR;
+	le->le_acts[first].la_aggid = ag->ag_id;
+	la->la_role = DOF_ROLE_AGG;
+	la->la_aggid = ag->ag_id;
+	return 0;
+}
+
+/* Rule G5: statements naming one @variable agree on its shape. */
+static int
+dof_agg_match(struct dof_ld *dl, const struct dof_agg *ag, uint64_t from)
+{
+	const struct dof_enabling *den = dl->dl_den;
+	const struct dof_agg *o;
+	uint32_t i;
+
+	for (i = 0; i + 1 < ag->ag_id; i++) {
+		o = &den->den_aggs[i];
+		if (o->ag_varid != ag->ag_varid)
+			continue;
+		if (o->ag_kind != ag->ag_kind || o->ag_arg != ag->ag_arg ||
+		    o->ag_nkeys != ag->ag_nkeys ||
+		    o->ag_keysize != ag->ag_keysize)
+			return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGMATCH",
+			    from,
+			    "ACTDESC at offset 0x%llx: aggregation %u (variable %u, kind 0x%x, arg 0x%llx, %u keys, %u key bytes) differs from aggregation %u of the same variable (kind 0x%x, arg 0x%llx, %u keys, %u key bytes)",
+			    (dof_ull)from, ag->ag_id, ag->ag_varid,
+			    ag->ag_kind, (dof_ull)ag->ag_arg, ag->ag_nkeys,
+			    ag->ag_keysize, o->ag_id, o->ag_kind,
+			    (dof_ull)o->ag_arg, o->ag_nkeys, o->ag_keysize);
+		return 0;
+	}
+	return 0;
+}
+
+/* Grow den_aggs by "n" zeroed entries. */
+static int
+dof_agg_grow(struct dof_ld *dl, uint32_t n, uint64_t from)
+{
+	struct dof_enabling *den = dl->dl_den;
+	struct dof_agg *na;
+
+	na = kenv_zalloc(((uint64_t)den->den_naggs + n) * sizeof (*na));
+	if (na == NULL)
+		return kdt_err_set(dl->dl_err, ENOMEM, "DOF_NOMEM", from,
+		    "out of memory for %u aggregations",
+		    den->den_naggs + n);
+	if (den->den_naggs != 0)
+		memcpy(na, den->den_aggs, den->den_naggs * sizeof (*na));
+	kenv_free(den->den_aggs);
+	den->den_aggs = na;
+	return 0;
+}
+
+/* Every aggregating action of one ECB (rules G1-G5). */
+static int
+dof_agg_scan(struct dof_ld *dl, struct dof_lecb *le, uint32_t ecb,
+    uint64_t from)
+{
+	struct dof_enabling *den = dl->dl_den;
+	struct dof_agg *ag;
+	uint32_t i, n = 0;
+	int rc;
+
+	for (i = 0; i < le->le_nacts; i++)
+		n += DTRACEACT_ISAGG(le->le_acts[i].la_kind);
+	if (n == 0)
+		return 0;
+	if ((rc = dof_agg_grow(dl, n, from)) != 0)
+		return rc;
+	for (i = 0; i < le->le_nacts; i++) {
+		if (!DTRACEACT_ISAGG(le->le_acts[i].la_kind))
+			continue;
+		ag = &den->den_aggs[den->den_naggs];
+		ag->ag_id = ++den->den_naggs;
+		if ((rc = dof_agg_one(dl, le, ecb, i, from, ag)) != 0 ||
+		    (rc = dof_agg_match(dl, ag, from)) != 0)
+			return rc;
+		if (ag->ag_varid > den->den_nvarids)
+			den->den_nvarids = ag->ag_varid;
+	}
 	return 0;
 }
 
@@ -645,6 +965,9 @@ dof_load_acts(struct dof_ld *dl, uint32_t idx, uint64_t from,
 		    &le->le_acts[i])) != 0)
 			return rc;
 	}
+	if ((rc = dof_agg_scan(dl, le, (uint32_t)(le - dl->dl_den->den_ecbs),
+	    s->ds_offset)) != 0)
+		return rc;
 	return dof_act_layout(dl, le, s->ds_offset);
 }
 
@@ -757,18 +1080,42 @@ dof_load_body(struct dof_ld *dl)
  *  D4  The object passes dif_validate() (dif_valid.c).  [DIF_*]
  * Actions
  *  A1  At most DOF_MAX_ACTIONS (16384) per ECB.  [DOF_ACT]
- *  A2  Kind is DIFEXPR, EXIT or PRINTF (others: not supported yet).
- *      [DOF_ACT]
- *  A3  An action naming a STRTAB has a format there: its offset lies
- *      inside the STRTAB, hence NUL-terminated there, and the format is
- *      not empty.  A PRINTF naming none is a further argument of the
- *      PRINTF before it (la_fmt NULL).  [DOF_FMT]
- *  A4  The action has a DIF object.  [DOF_ACT]
+ *  A2  Kind is one of table dof_actkinds (reference 3.1, 3.2: every
+ *      public kind except TRACEMEM_DYNSIZE); destructive kinds are
+ *      accepted here, the runner decides.  [DOF_ACT]
+ *  A3  Only printf-like kinds (PRINTF, PRINTA, SYSTEM, FREOPEN) name a
+ *      STRTAB; one that does has a format there: its offset lies inside
+ *      the STRTAB, hence NUL-terminated there, and the format is not
+ *      empty.  A PRINTF naming none is a further argument of the PRINTF
+ *      before it (la_fmt NULL); a PRINTA naming none has no format.
+ *      [DOF_FMT]
+ *  A4  The action has a DIF object, except stack, ustack, jstack, stop,
+ *      raise, breakpoint, panic, chill and count, for which it is
+ *      optional.  [DOF_ACT]
+ * Aggregations (agg.h; each aggregating action, in ECB and action order)
+ *  G1  ntuple is 1..(number of preceding actions); the tuple's actions
+ *      belong to no other aggregation.  [DOF_AGGVAR]
+ *  G2  tuple[0] is a DIFEXPR "setx k -> rd; ret rd" with INTTAB[k] >= 1,
+ *      the variable id.  [DOF_AGGVAR]
+ *  G3  For quantize, lquantize and llquantize the last tuple action is
+ *      the increment (AGGARG) when its object returns a CTF type of size
+ *      0 (void); every other tuple action is a key: a DIFEXPR of 1..64
+ *      KiB, placed at its natural alignment in the key, the key rounded
+ *      up to 8.  [DOF_AGGKEY]
+ *  G4  The parameters give a non-zero agg_data_size().  [DOF_AGGPARAM]
+ *  G5  Aggregations of one variable agree on kind, parameters, key count
+ *      and key size.  [DOF_AGGMATCH]
+ *  Ids are 1.. in order; aggregation actions take no record space.
  * Record layout (dof_load.h)
- *  L1  An action records: EXIT 4 bytes; a string result the type's size
- *      or, when 0, strsize; anything else the type's size (dif_validate
- *      has restricted scalars to 0, 1, 2, 4, 8).  At most 64 KiB.
- *      [DOF_REC]
+ *  L1  A REC action records: EXIT 4 bytes; PRINTA, SYM, MOD 8; LIBACT
+ *      8, or a string result as a string (setopt);
+ *      USYM, UMOD, UADDR 16; TRACEMEM arg bytes; STACK arg x 8; USTACK
+ *      and JSTACK (nframes + 1) x 8 + strsize rounded up to 8 (arg =
+ *      nframes | strsize << 32); SPECULATE, COMMIT, DISCARD and the
+ *      destructive kinds nothing; DIFEXPR, PRINTF, SYSTEM, FREOPEN: a
+ *      string result the type's size or, when 0, strsize, anything else
+ *      the type's size (dif_validate has restricted scalars to 0, 1, 2,
+ *      4, 8).  At most 64 KiB.  [DOF_REC]
  *  L2  Each record is aligned to the largest of 8, 4, 2, 1 dividing its
  *      size (1 for size 0); the ECB's records total at most 1 MiB.
  *      [DOF_REC]
@@ -832,6 +1179,7 @@ dof_free(struct dof_enabling *den)
 		kenv_free(le->le_acts);
 	}
 	kenv_free(den->den_ecbs);
+	kenv_free(den->den_aggs);
 	kenv_free(den->den_dof);
 	kenv_free(den);
 }

@@ -7,9 +7,12 @@
  * as reference section 1 describes.  tb_good() builds one realistic
  * enabling (two ECBs, options, printf/trace/exit actions, a predicate);
  * the rejection tests build it and then break exactly one thing, and
- * check the error tag.  Every rejection must come back as an error
- * record, never as a crash: the images live in exactly-sized heap buffers
- * so AddressSanitizer sees any read past the input.
+ * check the error tag.  tb_agg() builds an ECB with two aggregations and
+ * the newer action kinds (stack, ustack, printa, libact) for the
+ * aggregation roles, key layouts and their rejections.  Every rejection
+ * must come back as an error record, never as a crash: the images live in
+ * exactly-sized heap buffers so AddressSanitizer sees any read past the
+ * input.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -20,6 +23,7 @@
 #include "dif.h"
 #include "dif_vm.h"
 #include "dof_load.h"
+#include "compiler/dc.h"
 
 #define N(a)	((uint32_t)(sizeof (a) / sizeof ((a)[0])))
 #define TB_MAXSEC	32
@@ -420,6 +424,254 @@ START_TEST(test_default_strsize_without_options)
 END_TEST
 
 /* Every prefix of a good DOF fails cleanly (ASan watches the reads). */
+/*
+ * ECB dtrace:::BEGIN (variant 0) with aggregations and the newer kinds:
+ *   0 DIFEXPR setx 1 (variable id)   1 DIFEXPR key (int)
+ *   2 DIFEXPR key (string)           3 COUNT ntuple 3, no DIF object
+ *   4 DIFEXPR setx 2 (variable id)   5 DIFEXPR void (the increment)
+ *   6 QUANTIZE ntuple 2              7 PRINTA of variable 1, no format
+ *   8 DIFEXPR trace (int64)          9 STACK(5), no DIF object
+ *  10 USTACK(3, 20), no DIF object  11 LIBACT CLEAR of variable 1
+ * Other variants break one thing (see test_agg_rejections); variant 8
+ * makes action 6 an lquantize, variant 9 makes action 11 a setopt()
+ * LIBACT returning a string.
+ */
+#define TA_NACTS	12
+static const struct dif_type T_VOID = { DIF_TYPE_CTF, 0, 0, 0, 0 };
+
+static void
+tb_agg(struct tb *b, int variant)
+{
+	static const uint32_t t_setx[] = { DIF_INSTR_SETX(0, 1),
+	    DIF_INSTR_RET(1) };
+	static const uint32_t t_hi[] = { DIF_INSTR_SETS(0, 1),
+	    DIF_INSTR_RET(1) };
+	static const uint32_t t_arg0[] = {
+	    DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_ARG0, 1), DIF_INSTR_RET(1) };
+	static const uint64_t i1[] = { 1 }, i2[] = { 2 }, i0[] = { 0 };
+	struct dof_actdesc a[TA_NACTS];
+	struct dof_probedesc pd;
+	struct dof_ecbdesc e;
+	uint32_t gs, p1, dv1, dv2, dk1, dk2, dinc, dval, ac;
+
+	memset(b, 0, sizeof (*b));
+	gs = tb_sec(b, DOF_SECT_STRTAB, 1, 0, tb_gstr, sizeof (tb_gstr));
+	memset(&pd, 0, sizeof (pd));
+	pd.dofp_strtab = gs;
+	pd.dofp_provider = GS_DTRACE;
+	pd.dofp_name = GS_BEGIN;
+	p1 = tb_sec(b, DOF_SECT_PROBEDESC, 4, sizeof (pd), &pd, sizeof (pd));
+	dv1 = variant == 1 ? tb_difo(b, t_arg0, 2, NULL, 0, NULL, 0, T_INT8) :
+	    tb_difo(b, t_setx, 2, variant == 3 ? i0 : i1, 1, NULL, 0, T_INT8);
+	dv2 = tb_difo(b, t_setx, 2, variant == 6 ? i1 : i2, 1, NULL, 0,
+	    T_INT8);
+	dk1 = tb_difo(b, t_setx, 2, i2, 1, NULL, 0, T_INT4);
+	dk2 = tb_difo(b, t_hi, 2, NULL, 0, "hi", 3,
+	    variant == 5 ? T_VOID : T_STR);
+	dinc = tb_difo(b, t_setx, 2, i2, 1, NULL, 0, T_VOID);
+	dval = tb_difo(b, t_arg0, 2, NULL, 0, NULL, 0, T_INT8);
+	memset(a, 0, sizeof (a));
+	a[0] = (struct dof_actdesc){ dv1, DOF_SECIDX_NONE, DTRACEACT_DIFEXPR };
+	a[1] = (struct dof_actdesc){ dk1, DOF_SECIDX_NONE, DTRACEACT_DIFEXPR };
+	a[2] = (struct dof_actdesc){ dk2, DOF_SECIDX_NONE, DTRACEACT_DIFEXPR };
+	a[3] = (struct dof_actdesc){ DOF_SECIDX_NONE, DOF_SECIDX_NONE,
+	    DTRACEAGG_COUNT, variant == 2 ? 4 : 3 };
+	a[4] = (struct dof_actdesc){ dv2, DOF_SECIDX_NONE, DTRACEACT_DIFEXPR };
+	a[5] = (struct dof_actdesc){ dinc, DOF_SECIDX_NONE,
+	    DTRACEACT_DIFEXPR };
+	a[6] = (struct dof_actdesc){ dval, DOF_SECIDX_NONE,
+	    DTRACEAGG_QUANTIZE, 2 };
+	if (variant == 4 || variant == 8) {
+		a[6].dofa_kind = DTRACEAGG_LQUANTIZE;
+		/* step 1, 10 levels, base 0; variant 4: step 0 */
+		a[6].dofa_arg = (uint64_t)(variant == 8) << 48 |
+		    (uint64_t)10 << 32;
+	}
+	a[7] = (struct dof_actdesc){ dv1, DOF_SECIDX_NONE, DTRACEACT_PRINTA };
+	a[8] = (struct dof_actdesc){ dval, DOF_SECIDX_NONE,
+	    DTRACEACT_DIFEXPR };
+	a[9] = (struct dof_actdesc){ DOF_SECIDX_NONE,
+	    variant == 7 ? gs : DOF_SECIDX_NONE, DTRACEACT_STACK, 0, 5 };
+	a[10] = (struct dof_actdesc){ DOF_SECIDX_NONE, DOF_SECIDX_NONE,
+	    DTRACEACT_USTACK, 0, 3 | (uint64_t)20 << 32 };
+	a[11] = (struct dof_actdesc){ variant == 9 ? dk2 : dv1,
+	    DOF_SECIDX_NONE, DTRACEACT_LIBACT, 0, variant == 9 ? 5 : 1 };
+	ac = tb_sec(b, DOF_SECT_ACTDESC, 8, 32, a, sizeof (a));
+	e = (struct dof_ecbdesc){ p1, DOF_SECIDX_NONE, ac, 0, 0 };
+	tb_sec(b, DOF_SECT_ECBDESC, 8, 0, &e, sizeof (e));
+	tb_build(b);
+}
+
+START_TEST(test_agg_roles_keys_and_layout)
+{
+	static const uint16_t roles[TA_NACTS] = { DOF_ROLE_AGGVAR,
+	    DOF_ROLE_AGGKEY, DOF_ROLE_AGGKEY, DOF_ROLE_AGG, DOF_ROLE_AGGVAR,
+	    DOF_ROLE_AGGARG, DOF_ROLE_AGG, DOF_ROLE_REC, DOF_ROLE_REC,
+	    DOF_ROLE_REC, DOF_ROLE_REC, DOF_ROLE_REC };
+	static const uint32_t aggids[TA_NACTS] = { 1, 1, 1, 1, 2, 2, 2 };
+	/* REC actions: printa 8 @0, trace 8 @8, stack(5) 40 @16,
+	 * ustack(3, 20) 4 x 8 + 24 = 56 @56, libact 8 @112 */
+	static const uint32_t off[TA_NACTS] = { [7] = 0, 8, 16, 56, 112 };
+	static const uint32_t size[TA_NACTS] = { [7] = 8, 8, 40, 56, 8 };
+	struct dof_enabling *den = NULL;
+	struct dof_laction *la;
+	struct dof_agg *ag;
+	struct tb b;
+	uint32_t i;
+
+	tb_agg(&b, 0);
+	tb_load(&b, &den, NULL);
+	la = den->den_ecbs[0].le_acts;
+	for (i = 0; i < TA_NACTS; i++) {
+		ck_assert_msg(la[i].la_role == roles[i], "action %u role %u",
+		    i, la[i].la_role);
+		ck_assert_uint_eq(la[i].la_aggid, aggids[i]);
+		if (i >= 7) {
+			ck_assert_uint_eq(la[i].la_rec_off, off[i]);
+			ck_assert_uint_eq(la[i].la_rec_size, size[i]);
+		}
+	}
+	ck_assert_uint_eq(den->den_ecbs[0].le_size, 120);
+	ck_assert_uint_eq(den->den_naggs, 2);
+	ck_assert_uint_eq(den->den_nvarids, 2);
+	ag = &den->den_aggs[0];
+	ck_assert_uint_eq(ag->ag_id, 1);
+	ck_assert_uint_eq(ag->ag_varid, 1);
+	ck_assert_uint_eq(ag->ag_kind, DTRACEAGG_COUNT);
+	ck_assert_uint_eq(ag->ag_act, 3);
+	ck_assert_uint_eq(ag->ag_firstkey, 1);
+	ck_assert_uint_eq(ag->ag_nkeys, 2);
+	ck_assert_uint_eq(ag->ag_incr_act, (uint32_t)-1);
+	/* int key 4 bytes at 0, string key 256 bytes at 8: 264 */
+	ck_assert_uint_eq(la[1].la_rec_off, 0);
+	ck_assert_uint_eq(la[1].la_rec_size, 4);
+	ck_assert_uint_eq(la[2].la_rec_off, 8);
+	ck_assert_uint_eq(la[2].la_rec_size, 256);
+	ck_assert_uint_eq(la[2].la_rec_isstr, 1);
+	ck_assert_uint_eq(ag->ag_keysize, 264);
+	ck_assert_uint_eq(ag->ag_datasize, 8);
+	ag = &den->den_aggs[1];
+	ck_assert_uint_eq(ag->ag_varid, 2);
+	ck_assert_uint_eq(ag->ag_kind, DTRACEAGG_QUANTIZE);
+	ck_assert_uint_eq(ag->ag_nkeys, 0);
+	ck_assert_uint_eq(ag->ag_incr_act, 5);
+	ck_assert_uint_eq(ag->ag_keysize, 0);
+	ck_assert_uint_eq(ag->ag_datasize, 127 * 8);
+	free(b.tb_img);
+	dof_free(den);
+}
+END_TEST
+
+START_TEST(test_agg_lquantize_sizes_from_parameters)
+{
+	struct dof_enabling *den = NULL;
+	struct tb b;
+
+	tb_agg(&b, 8);
+	tb_load(&b, &den, NULL);
+	ck_assert_uint_eq(den->den_aggs[1].ag_kind, DTRACEAGG_LQUANTIZE);
+	ck_assert_uint_eq(den->den_aggs[1].ag_datasize, (10 + 3) * 8);
+	ck_assert_uint_eq(den->den_aggs[1].ag_incr_act, 5);
+	free(b.tb_img);
+	dof_free(den);
+}
+END_TEST
+
+/* setopt("name"): a LIBACT whose object returns a string records it. */
+START_TEST(test_libact_string_records_strsize)
+{
+	struct dof_enabling *den = NULL;
+	struct dof_laction *la;
+	struct tb b;
+
+	tb_agg(&b, 9);
+	tb_load(&b, &den, NULL);
+	la = &den->den_ecbs[0].le_acts[11];
+	ck_assert_uint_eq(la->la_kind, DTRACEACT_LIBACT);
+	ck_assert_uint_eq(la->la_arg, 5);
+	ck_assert_uint_eq(la->la_rec_size, DTRACE_STRSIZE_DEFAULT);
+	ck_assert_uint_eq(la->la_rec_isstr, 1);
+	ck_assert_uint_eq(la->la_rec_off, 112);
+	free(b.tb_img);
+	dof_free(den);
+}
+END_TEST
+
+START_TEST(test_agg_rejections)
+{
+	static const char *const tags[] = { NULL, "DOF_AGGVAR",
+	    "DOF_AGGVAR", "DOF_AGGVAR", "DOF_AGGPARAM", "DOF_AGGKEY",
+	    "DOF_AGGMATCH", "DOF_FMT" };
+	struct tb b;
+
+	tb_agg(&b, _i);
+	tb_fail(&b, tags[_i]);
+}
+END_TEST
+
+/*
+ * The compiler and the loader agree: a compiled program's aggregations
+ * load with the roles, parameters and sizes the D statements imply.
+ */
+START_TEST(test_compiled_aggregations_load)
+{
+	static const char src[] =
+	    "BEGIN { @c[\"k\", 3] = count(); @q = quantize(7, 2);\n"
+	    "@l = lquantize(3, 0, 10, 2); @ll = llquantize(5, 10, 0, 3, 10);\n"
+	    "printa(\"%s %d %@d\\n\", @c); clear(@c); trunc(@q, 2);\n"
+	    "stack(); exit(0); }\n";
+	static const uint32_t kinds[] = { DTRACEAGG_COUNT, DTRACEAGG_QUANTIZE,
+	    DTRACEAGG_LQUANTIZE, DTRACEAGG_LLQUANTIZE };
+	static const uint32_t dsize[] = { 8, 127 * 8, (5 + 3) * 8,
+	    (2 + 4 * 9 + 1) * 8 };
+	const char *btf = getenv("KDT_BTF");
+	struct dof_enabling *den = NULL;
+	const struct dof_laction *la;
+	struct kdt_err err;
+	struct dc_opts opts;
+	struct dc_out o;
+	uint32_t i;
+
+	memset(&opts, 0, sizeof (opts));
+	opts.dco_btf = btf != NULL && *btf != '\0' ? btf :
+	    "build/kernel/vmlinux";
+	ck_assert_msg(dc_compile(src, strlen(src), "agg.d", &opts, &o) == 0,
+	    "%s", o.dco_diag);
+	ck_assert_msg(dof_load(o.dco_dof, o.dco_dofsz, &den, &err) == 0,
+	    "[%s] %s", err.ke_tag, err.ke_msg);
+	ck_assert_uint_eq(den->den_naggs, 4);
+	ck_assert_uint_eq(den->den_nvarids, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(den->den_aggs[i].ag_varid, i + 1);
+		ck_assert_uint_eq(den->den_aggs[i].ag_kind, kinds[i]);
+		ck_assert_uint_eq(den->den_aggs[i].ag_datasize, dsize[i]);
+	}
+	ck_assert_uint_eq(den->den_aggs[0].ag_nkeys, 2);
+	ck_assert_uint_eq(den->den_aggs[1].ag_nkeys, 0);
+	ck_assert_uint_ne(den->den_aggs[1].ag_incr_act, (uint32_t)-1);
+	la = den->den_ecbs[0].le_acts;
+	ck_assert_uint_eq(la[den->den_aggs[1].ag_incr_act].la_role,
+	    DOF_ROLE_AGGARG);
+	/* the key: a strsize string then an int, 8-aligned */
+	ck_assert_uint_eq(la[1].la_role, DOF_ROLE_AGGKEY);
+	ck_assert_uint_eq(la[1].la_rec_isstr, 1);
+	ck_assert_uint_eq(den->den_aggs[0].ag_keysize,
+	    den->den_strsize + 8);
+	/* printa, 3 libact records, stack(20), exit: the only records */
+	for (i = 0; i < den->den_ecbs[0].le_nacts; i++)
+		if (la[i].la_kind == DTRACEACT_PRINTA ||
+		    la[i].la_kind == DTRACEACT_LIBACT)
+			ck_assert_uint_eq(la[i].la_rec_size, 8);
+		else if (la[i].la_kind == DTRACEACT_STACK)
+			ck_assert_uint_eq(la[i].la_rec_size, 20 * 8);
+		else if (la[i].la_kind != DTRACEACT_EXIT)
+			ck_assert_uint_ne(la[i].la_role, DOF_ROLE_REC);
+	ck_assert_uint_eq(den->den_ecbs[0].le_size, 8 + 3 * 8 + 160 + 8);
+	dof_free(den);
+	dc_out_free(&o);
+}
+END_TEST
+
 START_TEST(test_reject_every_truncation)
 {
 	struct dof_enabling *den;
@@ -591,7 +843,7 @@ START_TEST(test_reject_unsupported_action_kind)
 
 	tb_good(&b, NULL, 0, &ix);
 	((struct dof_actdesc *)tb_datap(&b, ix.ti_act1))[1].dofa_kind =
-	    DTRACEAGG_COUNT;
+	    0x301;		/* PROC_CONTROL class: no members */
 	tb_fail(&b, "DOF_ACT");
 }
 END_TEST
@@ -733,6 +985,10 @@ dof_load_suite(void)
 	tcase_add_test(tg, test_good_runs_loaded_difo);
 	tcase_add_test(tg, test_printf_continuation_has_no_format);
 	tcase_add_test(tg, test_default_strsize_without_options);
+	tcase_add_test(tg, test_agg_roles_keys_and_layout);
+	tcase_add_test(tg, test_agg_lquantize_sizes_from_parameters);
+	tcase_add_test(tg, test_compiled_aggregations_load);
+	tcase_add_test(tg, test_libact_string_records_strsize);
 	suite_add_tcase(s, tg);
 	tcase_add_test(tr, test_reject_every_truncation);
 	tcase_add_test(tr, test_reject_bad_magic);
@@ -753,6 +1009,7 @@ dof_load_suite(void)
 	tcase_add_test(tr, test_reject_dif_writes_r0);
 	tcase_add_test(tr, test_reject_dif_without_final_ret);
 	tcase_add_test(tr, test_reject_difohdr_without_dif);
+	tcase_add_loop_test(tr, test_agg_rejections, 1, 8);
 	suite_add_tcase(s, tr);
 	tcase_add_loop_test(tb, test_glob_table, 0, N(t_globs));
 	suite_add_tcase(s, tb);

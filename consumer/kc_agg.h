@@ -1,0 +1,99 @@
+/*
+ * kc_agg.h -- the consumer's merged aggregation state of one enabling, and
+ * everything dtrace(1) prints from it.
+ *
+ * Probe context updates per-CPU aggregation buffers (common/agg.h).  The
+ * consumer owns the authoritative state: at each snapshot (aggrate, and at
+ * the end) the engine hands every CPU's checked buffer to kc_aggs_snap(),
+ * which merges its entries into one table keyed by (aggregation variable
+ * id, key bytes), and then resets the CPU buffer.  clear(), trunc(), normalize()
+ * and denormalize() act on this table (kc_aggs_libact); printa() and the
+ * final print at exit read it (reference 5.3, 5.4, 5.6).
+ *
+ *   engine: agg_buf per cpu --agg_buf_check--> kc_aggs_snap --> table
+ *                                                          |
+ *      printa action --> kc_aggs_printa --+                |
+ *      exit          --> kc_aggs_print_all +-- sort, join by key, print
+ *
+ * Entries are grouped by aggregation *variable* (ag_varid): several
+ * statements may update one @name with different aggregation ids but the
+ * same key layout; they print as one aggregation.  Variable ids are the
+ * ones the PRINTA and LIBACT actions return (1..den_nvarids).
+ *
+ * Called by the userspace engine (consumer/kc_engine.c) and, for region
+ * images, by the record decoder.  Not thread-safe; one owner.
+ */
+#ifndef KDT_KC_AGG_H
+#define KDT_KC_AGG_H
+
+#include <stdio.h>
+#include <stdint.h>
+
+struct dof_enabling;
+struct agg_buf;
+struct kc_aggs;
+
+/* A new, empty state for "den" (kept by reference; must outlive it).
+ * NULL when out of memory. */
+struct kc_aggs *kc_aggs_new(const struct dof_enabling *den);
+void kc_aggs_free(struct kc_aggs *ka);
+
+/*
+ * Merge one CPU's buffer, already accepted by agg_buf_check() against the
+ * same enabling, into the state.  0, or -ENOMEM.
+ */
+int kc_aggs_snap(struct kc_aggs *ka, const struct agg_buf *ab);
+
+/*
+ * printa(): print the aggregations "varids[0, nvarids)" together (joined
+ * by key, reference 5.3) with format "fmt", or the default layout when fmt
+ * is NULL; marks them printed so kc_aggs_print_all() skips them.  0, or
+ * -EINVAL when the format is bad (a message naming the format and the
+ * problem is printed on "out"'s error companion: stderr).
+ */
+int kc_aggs_printa(struct kc_aggs *ka, FILE *out, const char *fmt,
+    const uint32_t *varids, uint32_t nvarids);
+
+/*
+ * At exit: every aggregation not printed by printa, in variable order
+ * (reversed with aggsortrev), each sorted, with no separator.  The one
+ * newline dtrace prints when tracing stops (with or without
+ * aggregations, quiet or not) is the caller's, before this call.
+ */
+int kc_aggs_print_all(struct kc_aggs *ka, FILE *out);
+
+/*
+ * The consumer-side aggregation actions (common/dof_libact.h codes), with
+ * dtrace's semantics: KDT_LIBACT_CLEAR zeroes every value keeping the keys
+ * (min/max too, so later data merges with 0; l/llquantize keep their
+ * parameters); KDT_LIBACT_TRUNC keeps the "arg" entries with the largest
+ * values (negative: the smallest; no arg or 0: none); KDT_LIBACT_NORMALIZE
+ * divides the displayed values of the entries that exist now by "arg"
+ * (entries created later are not normalized); KDT_LIBACT_DENORMALIZE
+ * undoes it.  0, or -EINVAL for an unknown code or variable id or a
+ * normalization of 0 or less.
+ */
+int kc_aggs_libact(struct kc_aggs *ka, uint32_t libact, uint32_t varid,
+    int64_t arg, int has_arg);
+
+/*
+ * setopt() at run time: the printing options (aggsortkey, aggsortrev,
+ * aggsortpos, aggsortkeypos, aggzoom) start as den_opts and change here;
+ * DTRACEOPT_UNSET turns one off.
+ */
+void kc_aggs_setopt(struct kc_aggs *ka, uint32_t opt, uint64_t val);
+/*
+ * setopt("name", "value") as recorded: 0 when "name" is one of the
+ * aggregation options above (or aggpack, agghist) and was set, 1 when it
+ * is not an aggregation option, -EINVAL for a value dtrace rejects.
+ * Values: yes/true/on/enable(d)/set or omitted ("") set it, no/false/
+ * off/disable(d)/unset clear it, a number sets that number.  The
+ * consumer option "encoding" ("ascii" or "utf8"; compile-time only, so
+ * not in den_opts) is taken here too: utf8 draws histogram bars in
+ * eighths, and chooses the blocks of aggpack lines (unset: UTF-8 unless
+ * $TERM is dumb, sun or sun-color).
+ */
+int kc_aggs_setopt_name(struct kc_aggs *ka, const char *name,
+    const char *value);
+
+#endif /* KDT_KC_AGG_H */
