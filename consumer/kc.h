@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "consumer/kc_fmt.h"	/* the formatter: struct kc_val, kc_fmt_* */
+
 /* Options of one decoding run. */
 #define KC_F_QUIET	0x1	/* as if the quiet option were set */
 
@@ -50,30 +52,5 @@ int kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
  * recorded.  Returns the process exit status.
  */
 int kc_anon_claim(FILE *out, FILE *err);
-
-/* ---- the formatter (kc_fmt.c) ---- */
-
-/* One recorded value: its bytes as stored in the record. */
-struct kc_val {
-	const uint8_t	*kv_data;
-	uint32_t	kv_size;
-	uint32_t	kv_isstr;	/* a NUL-padded string record */
-};
-
-/*
- * trace(): print one recorded value the way dtrace(1) does (reference
- * 5.2): integers by size, strings and other bytes by the byte rule.
- */
-void kc_fmt_trace(FILE *out, const struct kc_val *v, int quiet);
-
-/*
- * printf(): print "fmt" with the recorded arguments.  Returns how many
- * arguments the conversions consumed (so the caller knows how many
- * actions one printf() statement spans), or -1 after writing to
- * why[0, whysz) what was wrong (unknown conversion, missing argument,
- * type mismatch); the text up to the problem is printed.
- */
-int kc_fmt_printf(FILE *out, const char *fmt, const struct kc_val *args,
-    uint32_t nargs, char *why, size_t whysz);
 
 #endif /* KDT_KC_H */

@@ -1,0 +1,83 @@
+/*
+ * kc_sym.h -- kernel symbol tables for %a, %k, stack(), sym() and mod().
+ *
+ * A table maps kernel addresses to (module, symbol, offset).  It is built
+ * either from /proc/kallsyms text (kc_sym_load_kallsyms(): the live kernel
+ * engine, or a saved copy next to a dump), or symbol by symbol
+ * (kc_sym_add(): tests, or a table recovered from a region).  Core kernel
+ * symbols belong to the module "vmlinux"; kallsyms' "[name]" suffix names
+ * a loadable module.  kallsyms carries no sizes: a symbol of size 0 spans
+ * up to the next symbol's address when that symbol is in the same module;
+ * the last symbol of a module (next symbol elsewhere, or none) reaches 64
+ * KiB, a bound chosen so that module and kernel-image tails resolve while
+ * far-away addresses stay hexadecimal.  An address
+ * in no symbol is "inside the module but not in a symbol" when the
+ * symbols on both sides of it belong to that module.
+ *
+ * Invariant when kb_sorted is set (kc_sym_finish(), called by the loader
+ * and by whoever adds symbols): kb_syms is sorted by address, ties by
+ * name, and lookups binary-search; an unsorted table is scanned linearly
+ * (still correct).  Lookups never modify the table.
+ *
+ * The formatter uses the process-wide default table (kc_sym_default()),
+ * which is empty until a front end installs one: the userspace engine has
+ * no kernel frames and prints addresses in hex, as dtrace does for
+ * addresses it cannot resolve.  Called by consumer/kc_fmt.c, set up by
+ * the kdt command and tests/unit/test_fmt.c.
+ */
+#ifndef KDT_KC_SYM_H
+#define KDT_KC_SYM_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+struct kc_sym {
+	uint64_t	sy_addr;
+	uint64_t	sy_size;	/* 0: up to the next symbol */
+	char		*sy_name;
+	char		*sy_mod;	/* "vmlinux" or the module name */
+};
+
+struct kc_symtab {
+	struct kc_sym	*kb_syms;
+	uint32_t	kb_nsyms;
+	uint32_t	kb_cap;
+	uint32_t	kb_sorted;	/* sorted since the last add */
+};
+
+/* Result of kc_sym_lookup(). */
+#define KC_SYM_NONE	0	/* unknown address */
+#define KC_SYM_MODULE	1	/* inside a module, not in a symbol */
+#define KC_SYM_FOUND	2	/* inside *symp */
+
+struct kc_symtab *kc_sym_new(void);
+void kc_sym_free(struct kc_symtab *t);
+
+/* Add one symbol; name and module are copied.  0 or -ENOMEM. */
+int kc_sym_add(struct kc_symtab *t, uint64_t addr, uint64_t size,
+    const char *name, const char *mod);
+
+/* Sort after the last add, for fast lookups. */
+void kc_sym_finish(struct kc_symtab *t);
+
+/*
+ * Parse kallsyms text ("ffffffff81000000 T _text", optional "\t[mod]")
+ * from "path".  Lines with address 0 (kptr_restrict) are skipped.
+ * Returns the table, or NULL with why[0, whysz) naming the file and the
+ * problem (cannot open, malformed line N, no usable address).
+ */
+struct kc_symtab *kc_sym_load_kallsyms(const char *path, char *why,
+    size_t whysz);
+
+/*
+ * Find "addr".  KC_SYM_FOUND sets *symp; KC_SYM_MODULE sets *modp (the
+ * module name); KC_SYM_NONE sets neither.  t may be NULL (nothing known).
+ */
+int kc_sym_lookup(const struct kc_symtab *t, uint64_t addr,
+    const struct kc_sym **symp, const char **modp);
+
+/* The formatter's table; NULL (the default) means no kernel symbols. */
+void kc_sym_set_default(const struct kc_symtab *t);
+const struct kc_symtab *kc_sym_default(void);
+
+#endif /* KDT_KC_SYM_H */
