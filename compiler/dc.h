@@ -13,6 +13,10 @@
  *	dc_type.c     types of expressions (D types, built-in variables)
  *	dc_btf.c      kernel struct types from BTF (libbpf)
  *	dc_printf.c   printf format checking
+ *	dc_var.c      user variables, aggregations, inlines, macro variables
+ *	dc_subr.c     subroutine prototypes (strlen, copyin, ...)
+ *	dc_act.c      statements -> actions (trace, printa, aggregations, ...)
+ *	dc_decl.c     structs, unions, enums and translators defined in D
  *	dc_cg.c       expression trees -> DIF objects
  *	dc_dof.c      clauses + DIF objects -> DOF bytes
  *	dc_dis.c      DIF objects -> text (kdt -S)
@@ -36,6 +40,10 @@ struct dc_opts {
 	const char	*dco_xopts[DC_MAXOPTS];	/* "name[=value]" (-x, -q) */
 	int		dco_nxopts;
 	FILE		*dco_dis;	/* non-NULL: disassemble here (-S) */
+	const char	*const *dco_argv; /* macro arguments: $0 is argv[0] */
+	int		dco_argc;
+	int		dco_destructive; /* -w: allow destructive actions */
+	int		dco_zdefs;	/* -Z */
 };
 
 /* Region placement of an anonymous enabling (compiler-side options). */
@@ -52,6 +60,11 @@ struct dc_out {
 	char		dco_diag[2 * DC_DIAG_LEN];	/* "file:line:col: [TAG] msg" */
 	int		dco_line;	/* position of the diagnostic */
 	int		dco_col;
+	int		dco_errtags;	/* option errtags was set */
+	int		dco_engine;	/* option engine: 0 auto, 1 user, 2 kern */
+	int		dco_quiet;	/* option quiet was set */
+	int		dco_destructive; /* option destructive was set */
+	int		dco_zdefs;	/* -Z or option zdefs: empty matches ok */
 };
 
 /*

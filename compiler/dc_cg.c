@@ -7,7 +7,11 @@
  * return type.  The generator is a straightforward tree walk: every
  * sub-expression leaves its value in a register taken from a bitmask
  * allocator over %r1..%r7 (%r0 reads as zero and is never written);
- * running out is the D_NOREG error.  Comparisons, !, &&, || and ?: use cmp
+ * running out is the D_NOREG error.  Variables load and store with the
+ * scope's instructions (ldgs/ldts/ldls, ldgaa/ldtaa with the key tuple
+ * pushed first, reference 2.3) and are listed in the object's VARTAB
+ * (dc_var_use); subroutine calls push their arguments the same way.
+ * Comparisons, !, &&, || and ?: use cmp
  * or tst followed by forward branches whose labels are patched once the
  * target is known, so the validator's "branches go forward" rule holds by
  * construction.  Every object ends in "ret".  Called by dc_parse.c for
@@ -90,26 +94,38 @@ cg_setx(struct dc_ctx *cx, uint64_t v, int rd)
 	cg_emit(cx, DIF_INSTR_SETX(i, rd));
 }
 
-static void
-cg_sets(struct dc_ctx *cx, const struct dc_node *n, int rd)
+/* Offset of "s" (len bytes, NUL-free) in the object's STRTAB, adding it. */
+uint32_t
+dc_cg_str(struct dc_ctx *cx, const char *str, size_t len, int line, int col)
 {
 	struct dc_difo *df = cx->cx_difo;
 	uint32_t off = 0;
 	char *ns;
 
-	while (off < df->df_strlen && strcmp(df->df_strs + off, n->n_str) != 0)
+	while (off < df->df_strlen && (strlen(df->df_strs + off) != len ||
+	    memcmp(df->df_strs + off, str, len) != 0))
 		off += (uint32_t)strlen(df->df_strs + off) + 1;
-	if (off >= df->df_strlen) {
-		if (df->df_strlen + n->n_len + 1 > DIF_STROFF_MAX)
-			dc_error(cx, n->n_line, n->n_col, "D_STR_SIZE", "string table of DIF object exceeds the limit of %u bytes", DIF_STROFF_MAX);
-		ns = dc_alloc(cx, df->df_strlen + n->n_len + 1);
-		memcpy(ns, df->df_strs, df->df_strlen);
-		memcpy(ns + df->df_strlen, n->n_str, n->n_len + 1);
-		off = df->df_strlen;
-		df->df_strs = ns;
-		df->df_strlen += (uint32_t)n->n_len + 1;
-	}
-	cg_emit(cx, DIF_INSTR_SETS(off, rd));
+	if (off < df->df_strlen)
+		return off;
+	if (df->df_strlen + len + 1 > DIF_STROFF_MAX)
+		dc_error(cx, line, col, "D_STR_SIZE", "string table of DIF object exceeds the limit of %u bytes", DIF_STROFF_MAX);
+	ns = dc_alloc(cx, df->df_strlen + len + 1);
+	memcpy(ns, df->df_strs, df->df_strlen);
+	memcpy(ns + df->df_strlen, str, len);
+	ns[df->df_strlen + len] = '\0';
+	off = df->df_strlen;
+	df->df_strs = ns;
+	df->df_strlen += (uint32_t)len + 1;
+	return off;
+}
+
+static void
+cg_sets(struct dc_ctx *cx, const struct dc_node *n, int rd)
+{
+	size_t len = strnlen(n->n_str, n->n_len);
+
+	cg_emit(cx, DIF_INSTR_SETS(dc_cg_str(cx, n->n_str, len, n->n_line,
+	    n->n_col), rd));
 }
 
 /* rd = (condition that "op" tests) ? 1 : 0, after a cmp/scmp/tst. */
@@ -204,11 +220,9 @@ cg_bool(struct dc_ctx *cx, int r)
 }
 
 static int
-cg_arith_op(const struct dc_node *n)
+cg_binop(enum dc_tok op, int s)
 {
-	int s = n->n_type.ty_signed;
-
-	switch (n->n_op) {
+	switch (op) {
 	case DT_PLUS: return DIF_OP_ADD;
 	case DT_MINUS: return DIF_OP_SUB;
 	case DT_STAR: return DIF_OP_MUL;
@@ -220,6 +234,26 @@ cg_arith_op(const struct dc_node *n)
 	case DT_BOR: return DIF_OP_OR;
 	default: return DIF_OP_XOR;
 	}
+}
+
+static int
+cg_arith_op(const struct dc_node *n)
+{
+	return cg_binop(n->n_op, n->n_type.ty_signed);
+}
+
+/* r = r * size, for pointer arithmetic on elements of "size" bytes. */
+static void
+cg_scale(struct dc_ctx *cx, const struct dc_node *n, int r, uint32_t size)
+{
+	int rt;
+
+	if (size <= 1)
+		return;
+	rt = cg_reg(cx, n);
+	cg_setx(cx, size, rt);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_MUL, r, rt, r));
+	cg_free(cx, rt);
 }
 
 static int
@@ -237,11 +271,22 @@ cg_binary(struct dc_ctx *cx, struct dc_node *n)
 	}
 	ra = cg_expr(cx, n->n_a);
 	rb = cg_expr(cx, n->n_b);
+	if (n->n_type.ty_kind == DC_PTR) {
+		if (n->n_a->n_type.ty_kind == DC_INT)
+			cg_scale(cx, n, ra, n->n_type.ty_elsize);
+		else
+			cg_scale(cx, n, rb, n->n_type.ty_elsize);
+	}
 	if (n->n_op == DT_LXOR) {
 		cg_bool(cx, ra);
 		cg_bool(cx, rb);
 	}
 	cg_emit(cx, DIF_INSTR_FMT(cg_arith_op(n), ra, rb, ra));
+	if (n->n_a->n_type.ty_kind == DC_PTR &&
+	    n->n_b->n_type.ty_kind == DC_PTR && n->n_a->n_type.ty_elsize > 1) {
+		cg_setx(cx, n->n_a->n_type.ty_elsize, rb);
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_SDIV, ra, rb, ra));
+	}
 	cg_free(cx, rb);
 	return ra;
 }
@@ -287,21 +332,29 @@ cg_cond(struct dc_ctx *cx, struct dc_node *n)
 	return r;
 }
 
-/* Integer casts narrower than 64 bits: shift left, then back. */
-static int
-cg_cast(struct dc_ctx *cx, struct dc_node *n)
+/* r = r narrowed to integer type "ty" (< 8 bytes): shift left, then back. */
+static void
+cg_narrow(struct dc_ctx *cx, const struct dc_node *n, int r,
+    const struct dc_type *ty)
 {
-	int r = cg_expr(cx, n->n_a), rt;
-	const struct dc_type *ty = &n->n_type;
+	int rt;
 
 	if (ty->ty_kind != DC_INT || ty->ty_size >= 8)
-		return r;
+		return;
 	rt = cg_reg(cx, n);
 	cg_setx(cx, 64 - 8 * (uint64_t)ty->ty_size, rt);
 	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_SLL, r, rt, r));
 	cg_emit(cx, DIF_INSTR_FMT(ty->ty_signed ? DIF_OP_SRA : DIF_OP_SRL,
 	    r, rt, r));
 	cg_free(cx, rt);
+}
+
+static int
+cg_cast(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_expr(cx, n->n_a);
+
+	cg_narrow(cx, n, r, &n->n_type);
 	return r;
 }
 
@@ -348,6 +401,306 @@ cg_stringof(struct dc_ctx *cx, struct dc_node *n)
 	return r;
 }
 
+/* ---- variables ---- */
+
+static int
+cg_ldop(enum dc_scope sc, int array)
+{
+	if (array)
+		return sc == DS_THREAD ? DIF_OP_LDTAA : DIF_OP_LDGAA;
+	switch (sc) {
+	case DS_THREAD: return DIF_OP_LDTS;
+	case DS_LOCAL: return DIF_OP_LDLS;
+	default: return DIF_OP_LDGS;
+	}
+}
+
+static int
+cg_stop(enum dc_scope sc, int array)
+{
+	if (array)
+		return sc == DS_THREAD ? DIF_OP_STTAA : DIF_OP_STGAA;
+	switch (sc) {
+	case DS_THREAD: return DIF_OP_STTS;
+	case DS_LOCAL: return DIF_OP_STLS;
+	default: return DIF_OP_STGS;
+	}
+}
+
+static void
+cg_use(struct dc_ctx *cx, const struct dc_node *n, int mod)
+{
+	const struct dc_var *v = n->n_var;
+
+	if (v != NULL)
+		dc_var_use(cx, v->va_id, v->va_scope, v->va_array,
+		    &v->va_type, v->va_name, mod);
+	else
+		dc_var_use(cx, (uint32_t)n->n_ival, DS_BUILTIN, 0, &n->n_type,
+		    dc_builtin_name((uint32_t)n->n_ival), mod);
+}
+
+static int
+cg_var(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_reg(cx, n);
+
+	cg_use(cx, n, 0);
+	cg_emit(cx, DIF_INSTR_LDV(cg_ldop(n->n_var != NULL ?
+	    n->n_var->va_scope : DS_GLOBAL, 0), n->n_ival, r));
+	return r;
+}
+
+/* Push value "r" of type "ty" on the tuple stack (reference 2.3). */
+static void
+cg_push(struct dc_ctx *cx, const struct dc_type *ty, int r)
+{
+	if (ty->ty_kind == DC_STRING)
+		cg_emit(cx, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING_T,
+		    0, r));
+	else
+		cg_emit(cx, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF_T,
+		    0, r));
+}
+
+/*
+ * Evaluate "args" into registers first (a key may itself read an
+ * associative array), then flushts and push them all.  Registers are
+ * released; with keep the first one is kept and returned.
+ */
+static int
+cg_tuple(struct dc_ctx *cx, struct dc_node **args, int nargs, int keep)
+{
+	int regs[DC_MAXKEYS], i, first = 0;
+
+	for (i = 0; i < nargs; i++)
+		regs[i] = cg_expr(cx, args[i]);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_FLUSHTS, 0, 0, 0));
+	for (i = 0; i < nargs; i++)
+		cg_push(cx, &args[i]->n_type, regs[i]);
+	for (i = 0; i < nargs; i++) {
+		if (keep && i == 0)
+			first = regs[0];
+		else
+			cg_free(cx, regs[i]);
+	}
+	return first;
+}
+
+static int
+cg_assoc_load(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r;
+
+	cg_tuple(cx, n->n_args, n->n_nargs, 0);
+	r = cg_reg(cx, n);
+	cg_use(cx, n, 0);
+	cg_emit(cx, DIF_INSTR_LDV(cg_ldop(n->n_var->va_scope, 1),
+	    n->n_var->va_id, r));
+	return r;
+}
+
+static int
+cg_index(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_type i64;
+	int r, ri;
+
+	if (n->n_var != NULL)
+		return cg_assoc_load(cx, n);
+	if (n->n_scope == DS_BUILTIN) {
+		r = cg_expr(cx, n->n_args[0]);
+		dc_type_int(&i64, 8, 1);
+		dc_var_use(cx, (uint32_t)n->n_ival, DS_BUILTIN, 1, &i64,
+		    dc_builtin_name((uint32_t)n->n_ival), 0);
+		cg_emit(cx, DIF_INSTR_LDGA(n->n_ival, r, r));
+		cg_narrow(cx, n, r, &n->n_type);
+		return r;
+	}
+	r = cg_expr(cx, n->n_a);
+	ri = cg_expr(cx, n->n_args[0]);
+	cg_scale(cx, n, ri, n->n_type.ty_kind == DC_PTR ? 8 :
+	    n->n_type.ty_size);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, r, ri, r));
+	cg_free(cx, ri);
+	cg_emit(cx, DIF_INSTR_FMT(cg_load_op(&n->n_type), r, 0, r));
+	return r;
+}
+
+static int
+cg_store_op(const struct dc_type *ty)
+{
+	switch (ty->ty_kind == DC_PTR ? 8 : ty->ty_size) {
+	case 1: return DIF_OP_STB;
+	case 2: return DIF_OP_STH;
+	case 4: return DIF_OP_STW;
+	default: return DIF_OP_STX;
+	}
+}
+
+/* The address *p or p[i] names (p[i]: p + i * element size). */
+static int
+cg_memaddr(struct dc_ctx *cx, struct dc_node *l)
+{
+	int r, ri;
+
+	if (l->n_kind == DN_DEREF)
+		return cg_expr(cx, l->n_a);
+	r = cg_expr(cx, l->n_a);
+	if (l->n_kind == DN_MEMBER) {
+		if (l->n_moff != 0) {
+			ri = cg_reg(cx, l);
+			cg_setx(cx, l->n_moff, ri);
+			cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, r, ri, r));
+			cg_free(cx, ri);
+		}
+		return r;
+	}
+	ri = cg_expr(cx, l->n_args[0]);
+	cg_scale(cx, l, ri, l->n_type.ty_kind == DC_PTR ? 8 :
+	    l->n_type.ty_size);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, r, ri, r));
+	cg_free(cx, ri);
+	return r;
+}
+
+static int
+cg_is_mem(const struct dc_node *l)
+{
+	return l->n_kind == DN_DEREF || l->n_kind == DN_MEMBER ||
+	    (l->n_kind == DN_INDEX && l->n_var == NULL);
+}
+
+/* Store "rv" into the variable, array element or D memory "l". */
+static void
+cg_store(struct dc_ctx *cx, struct dc_node *l, int rv)
+{
+	const struct dc_var *v = l->n_var;
+	int ra;
+
+	if (cg_is_mem(l)) {
+		ra = cg_memaddr(cx, l);
+		cg_emit(cx, DIF_INSTR_FMT(cg_store_op(&l->n_type), rv, 0, ra));
+		cg_free(cx, ra);
+		return;
+	}
+	if (l->n_kind == DN_INDEX)
+		cg_tuple(cx, l->n_args, l->n_nargs, 0);
+	cg_use(cx, l, 1);
+	cg_emit(cx, DIF_INSTR_STV(cg_stop(v->va_scope, v->va_array),
+	    v->va_id, rv));
+}
+
+static int
+cg_lvalue_load(struct dc_ctx *cx, struct dc_node *l)
+{
+	if (cg_is_mem(l))
+		return cg_expr(cx, l);
+	return l->n_kind == DN_INDEX ? cg_assoc_load(cx, l) : cg_var(cx, l);
+}
+
+/* Does a value of type "from" need narrowing to fit variable type "to"? */
+static int
+cg_needs_narrow(const struct dc_type *to, const struct dc_type *from)
+{
+	if (to->ty_kind != DC_INT || to->ty_size >= 8)
+		return 0;
+	if (from->ty_kind != DC_INT)
+		return 1;
+	return from->ty_size > to->ty_size || (from->ty_size == to->ty_size &&
+	    from->ty_signed != to->ty_signed);
+}
+
+/* l op= r, with pointer scaling for p += n; narrowed to l's type. */
+static int
+cg_assign(struct dc_ctx *cx, struct dc_node *n)
+{
+	int rv = cg_expr(cx, n->n_b), rl;
+
+	if (n->n_op != DT_ASSIGN) {
+		rl = cg_lvalue_load(cx, n->n_a);
+		if (n->n_a->n_type.ty_kind == DC_PTR)
+			cg_scale(cx, n, rv, n->n_a->n_type.ty_elsize);
+		cg_emit(cx, DIF_INSTR_FMT(cg_binop(n->n_op,
+		    n->n_a->n_type.ty_signed), rl, rv, rv));
+		cg_free(cx, rl);
+	}
+	if (n->n_op != DT_ASSIGN || cg_needs_narrow(&n->n_a->n_type,
+	    &n->n_b->n_type))
+		cg_narrow(cx, n, rv, &n->n_a->n_type);
+	cg_store(cx, n->n_a, rv);
+	return rv;
+}
+
+/* ++x, x++, --x, x-- */
+static int
+cg_incdec(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_lvalue_load(cx, n->n_a), rt = cg_reg(cx, n), rold = 0;
+	const struct dc_type *ty = &n->n_a->n_type;
+
+	if (n->n_ival) {
+		rold = cg_reg(cx, n);
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_MOV, r, 0, rold));
+	}
+	cg_setx(cx, ty->ty_kind == DC_PTR && ty->ty_elsize > 1 ?
+	    ty->ty_elsize : 1, rt);
+	cg_emit(cx, DIF_INSTR_FMT(n->n_op == DT_INC ? DIF_OP_ADD : DIF_OP_SUB,
+	    r, rt, r));
+	cg_free(cx, rt);
+	cg_narrow(cx, n, r, ty);
+	cg_store(cx, n->n_a, r);
+	if (!n->n_ival)
+		return r;
+	cg_free(cx, r);
+	return rold;
+}
+
+/* ---- calls, pointers ---- */
+
+static int
+cg_call(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r;
+
+	if (n->n_nargs > DIF_TUPLE_MAX)
+		dc_error(cx, n->n_line, n->n_col, "D_PROTO_LEN", "%s( ) has %d arguments, limit %d", n->n_str, n->n_nargs, DIF_TUPLE_MAX);
+	r = cg_tuple(cx, n->n_args, n->n_nargs, 1);
+	if (r == 0)
+		r = cg_reg(cx, n);
+	cg_emit(cx, DIF_INSTR_CALL(n->n_ival, r));
+	return r;
+}
+
+static int
+cg_deref(struct dc_ctx *cx, struct dc_node *n)
+{
+	int r = cg_expr(cx, n->n_a);
+
+	if (n->n_type.ty_kind == DC_INT || n->n_type.ty_kind == DC_PTR)
+		cg_emit(cx, DIF_INSTR_FMT(cg_load_op(&n->n_type), r, 0, r));
+	return r;
+}
+
+/* &p->m, &s.m, &*p: the address, without the final load. */
+static int
+cg_addr(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_node *a = n->n_a;
+	int r, rt;
+
+	if (a->n_kind == DN_DEREF)
+		return cg_expr(cx, a->n_a);
+	r = cg_expr(cx, a->n_a);
+	if (a->n_moff != 0) {
+		rt = cg_reg(cx, n);
+		cg_setx(cx, a->n_moff, rt);
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, r, rt, r));
+		cg_free(cx, rt);
+	}
+	return r;
+}
+
 static int
 cg_expr(struct dc_ctx *cx, struct dc_node *n)
 {
@@ -362,23 +715,27 @@ cg_expr(struct dc_ctx *cx, struct dc_node *n)
 		r = cg_reg(cx, n);
 		cg_sets(cx, n, r);
 		return r;
-	case DN_VAR:
-		r = cg_reg(cx, n);
-		cg_emit(cx, DIF_INSTR_LDV(DIF_OP_LDGS, n->n_ival, r));
-		return r;
+	case DN_VAR: return cg_var(cx, n);
 	case DN_UNARY: return cg_unary(cx, n);
 	case DN_BINARY: return cg_binary(cx, n);
 	case DN_COND: return cg_cond(cx, n);
 	case DN_CAST: return cg_cast(cx, n);
 	case DN_MEMBER: return cg_member(cx, n);
 	case DN_STRINGOF: return cg_stringof(cx, n);
+	case DN_ASSIGN: return cg_assign(cx, n);
+	case DN_INCDEC: return cg_incdec(cx, n);
+	case DN_INDEX: return cg_index(cx, n);
+	case DN_CALL: return cg_call(cx, n);
+	case DN_DEREF: return cg_deref(cx, n);
+	case DN_ADDR: return cg_addr(cx, n);
 	default:
 		dc_error(cx, n->n_line, n->n_col, "D_SYNTAX", "expression cannot be compiled");
 	}
 }
 
 static void
-cg_rtype(struct dif_type *rt, const struct dc_type *ty, int rsize)
+cg_rtype(struct dc_ctx *cx, struct dif_type *rt, const struct dc_type *ty,
+    int rsize)
 {
 	memset(rt, 0, sizeof (*rt));
 	if (rsize >= 0) {
@@ -389,11 +746,21 @@ cg_rtype(struct dif_type *rt, const struct dc_type *ty, int rsize)
 		rt->dtdt_kind = DIF_TYPE_STRING;
 		rt->dtdt_flags = DIF_TF_BYREF;
 	} else {
-		rt->dtdt_kind = DIF_TYPE_CTF;
-		rt->dtdt_ckind = ty->ty_kind == DC_PTR ? DIF_CTF_POINTER :
-		    DIF_CTF_INTEGER;
-		rt->dtdt_size = ty->ty_size;
+		dc_type_dif(cx, ty, rt);
 	}
+}
+
+static struct dc_difo *
+cg_new(struct dc_ctx *cx)
+{
+	struct dc_difo *df = dc_alloc(cx, sizeof (*df));
+
+	memset(df, 0, sizeof (*df));
+	df->df_text = dc_alloc(cx, sizeof (uint32_t) * DC_MAXTEXT);
+	df->df_ints = dc_alloc(cx, sizeof (uint64_t) * DC_MAXINTS);
+	df->df_vars = dc_alloc(cx, sizeof (struct dif_var) * DC_MAXVARS);
+	df->df_strs = dc_alloc(cx, 1);
+	return df;
 }
 
 /*
@@ -405,18 +772,33 @@ cg_rtype(struct dif_type *rt, const struct dc_type *ty, int rsize)
 struct dc_difo *
 dc_cg_object(struct dc_ctx *cx, struct dc_node *e, int rsize)
 {
-	struct dc_difo *df = dc_alloc(cx, sizeof (*df));
+	struct dc_difo *df = cg_new(cx);
 	int r = 0;
 
-	memset(df, 0, sizeof (*df));
-	df->df_text = dc_alloc(cx, sizeof (uint32_t) * DC_MAXTEXT);
-	df->df_ints = dc_alloc(cx, sizeof (uint64_t) * DC_MAXINTS);
-	df->df_strs = dc_alloc(cx, 1);
 	cx->cx_difo = df;
 	if (e != NULL)
 		r = cg_expr(cx, e);
 	cg_emit(cx, DIF_INSTR_RET(r));
-	cg_rtype(&df->df_rtype, e != NULL ? &e->n_type : NULL, rsize);
+	cg_rtype(cx, &df->df_rtype, e != NULL ? &e->n_type : NULL, rsize);
+	cx->cx_difo = NULL;
+	return df;
+}
+
+/*
+ * The two-instruction object "setx v -> %r1; ret %r1" returning an
+ * 8-byte integer: the aggregation variable id of aggregations, printa(),
+ * clear() and friends (reference 3.3; the loader recognises this shape).
+ */
+struct dc_difo *
+dc_cg_const(struct dc_ctx *cx, uint64_t v)
+{
+	struct dc_difo *df = cg_new(cx);
+
+	cx->cx_difo = df;
+	df->df_regs |= 1u << 1;
+	cg_setx(cx, v, 1);
+	cg_emit(cx, DIF_INSTR_RET(1));
+	cg_rtype(cx, &df->df_rtype, NULL, 8);
 	cx->cx_difo = NULL;
 	return df;
 }

@@ -120,8 +120,14 @@ dc_run(struct dc_ctx *volatile cx)
 	struct dc_out *out = cx->cx_out;
 	int i;
 
-	if (setjmp(cx->cx_jmp) != 0)
+	if (setjmp(cx->cx_jmp) != 0) {
+		out->dco_errtags = cx->cx_errtags;
 		return -1;
+	}
+	if (o != NULL) {
+		cx->cx_destructive = o->dco_destructive;
+		cx->cx_zdefs = o->dco_zdefs;
+	}
 	cx->cx_name = "-x";
 	for (i = 0; o != NULL && i < o->dco_nxopts; i++)
 		dc_opt_set(cx, o->dco_xopts[i], 0, 0);
@@ -137,6 +143,11 @@ dc_run(struct dc_ctx *volatile cx)
 		dc_dis_program(o->dco_dis, cx);
 	out->dco_regsize = cx->cx_regsize;
 	out->dco_regaddr = cx->cx_regaddr;
+	out->dco_errtags = cx->cx_errtags;
+	out->dco_engine = cx->cx_engine;
+	out->dco_quiet = cx->cx_optv[DTRACEOPT_QUIET] == 1;
+	out->dco_destructive = cx->cx_destructive;
+	out->dco_zdefs = cx->cx_zdefs;
 	return 0;
 }
 

@@ -105,13 +105,29 @@ dis_table_ref(FILE *fp, const struct dc_difo *df, uint32_t w, int isstr)
 	}
 }
 
+/* The VARTAB name of variable "id" used by "op", else a built-in name. */
 static void
-dis_var(FILE *fp, uint32_t id)
+dis_var(FILE *fp, const struct dc_difo *df, uint32_t op, uint32_t id)
 {
-	const char *name = dc_builtin_name(id);
+	const char *name = NULL;
+	uint8_t sc = DIFV_SCOPE_GLOBAL;
+	uint32_t i;
 
+	if (op == DIF_OP_LDTS || op == DIF_OP_STTS || op == DIF_OP_LDTAA ||
+	    op == DIF_OP_STTAA)
+		sc = DIFV_SCOPE_THREAD;
+	else if (op == DIF_OP_LDLS || op == DIF_OP_STLS)
+		sc = DIFV_SCOPE_LOCAL;
+	for (i = 0; i < df->df_nvars; i++)
+		if (df->df_vars[i].dtdv_id == id &&
+		    df->df_vars[i].dtdv_scope == sc &&
+		    df->df_vars[i].dtdv_name < df->df_strlen)
+			name = df->df_strs + df->df_vars[i].dtdv_name;
+	if (name == NULL)
+		name = dc_builtin_name(id);
 	if (name != NULL)
-		fprintf(fp, "\t! %s", name);
+		fprintf(fp, "\t! %s%s", sc == DIFV_SCOPE_THREAD ? "self->" :
+		    sc == DIFV_SCOPE_LOCAL ? "this->" : "", name);
 }
 
 static void
@@ -133,18 +149,20 @@ dis_operands(FILE *fp, const struct dc_difo *df, enum dis_fmt f, uint32_t w)
 	case DF_SETS: dis_table_ref(fp, df, w, 1); break;
 	case DF_LDV:
 		fprintf(fp, "DT_VAR(%u), %%r%u", DIF_INSTR_VAR(w), rd);
-		dis_var(fp, DIF_INSTR_VAR(w));
+		dis_var(fp, df, DIF_INSTR_OP(w), DIF_INSTR_VAR(w));
 		break;
 	case DF_STV:
 		fprintf(fp, "%%r%u, DT_VAR(%u)", rd, DIF_INSTR_VAR(w));
+		dis_var(fp, df, DIF_INSTR_OP(w), DIF_INSTR_VAR(w));
 		break;
 	case DF_LDA:
 		fprintf(fp, "DT_VAR(%u), %%r%u, %%r%u", r1, r2, rd);
+		dis_var(fp, df, DIF_INSTR_OP(w), r1);
 		break;
 	case DF_CALL:
 		fprintf(fp, "DIF_SUBR(%u), %%r%u", DIF_INSTR_SUBR(w), rd);
-		if (DIF_INSTR_SUBR(w) == DIF_SUBR_KDT_KSTRING)
-			fputs("\t! kstring", fp);
+		if (dc_subr_name(DIF_INSTR_SUBR(w)) != NULL)
+			fprintf(fp, "\t! %s", dc_subr_name(DIF_INSTR_SUBR(w)));
 		break;
 	case DF_PUSH:
 		fprintf(fp, "DT_TYPE(%u), %%r%u, %%r%u", r1, r2, rd);
@@ -163,8 +181,23 @@ dis_rtype(FILE *fp, const struct dif_type *t)
 		fputs("return type: void\n", fp);
 	else
 		fprintf(fp, "return type: %s, %u bytes\n",
-		    t->dtdt_ckind == DIF_CTF_POINTER ? "pointer" : "integer",
+		    t->dtdt_ckind == DIF_CTF_POINTER ? "pointer" :
+		    t->dtdt_ckind == DIF_CTF_STRUCT ? "struct" :
+		    t->dtdt_ckind == DIF_CTF_ARRAY ? "array" : "integer",
 		    t->dtdt_size);
+}
+
+static void
+dis_vartab(FILE *fp, const struct dc_difo *df, const struct dif_var *v)
+{
+	static const char *const scope[3] = { "global", "thread", "local" };
+
+	fprintf(fp, "    VARTAB %s %s 0x%x %s%s%s; ", scope[v->dtdv_scope % 3],
+	    v->dtdv_kind == DIFV_KIND_ARRAY ? "array" : "scalar", v->dtdv_id,
+	    v->dtdv_name < df->df_strlen ? df->df_strs + v->dtdv_name : "?",
+	    v->dtdv_flags & DIFV_F_REF ? " ref" : "",
+	    v->dtdv_flags & DIFV_F_MOD ? " mod" : "");
+	dis_rtype(fp, &v->dtdv_type);
 }
 
 void
@@ -195,19 +228,65 @@ dc_dis_difo(FILE *fp, const struct dc_difo *df)
 		dis_quote(fp, df->df_strs + off, df->df_strlen - off);
 		fputc('\n', fp);
 	}
+	for (i = 0; i < df->df_nvars; i++)
+		dis_vartab(fp, df, &df->df_vars[i]);
 	fputs("    ", fp);
 	dis_rtype(fp, &df->df_rtype);
 }
 
+struct dis_kind {
+	uint32_t	dk_kind;
+	const char	*dk_name;
+};
+
+static const struct dis_kind dis_kinds[] = {
+	{ DTRACEACT_DIFEXPR, "DIFEXPR" }, { DTRACEACT_EXIT, "EXIT" },
+	{ DTRACEACT_PRINTF, "PRINTF" }, { DTRACEACT_PRINTA, "PRINTA" },
+	{ DTRACEACT_LIBACT, "LIBACT" }, { DTRACEACT_TRACEMEM, "TRACEMEM" },
+	{ DTRACEACT_TRACEMEM_DYNSIZE, "TRACEMEM_DYNSIZE" },
+	{ DTRACEACT_USTACK, "USTACK" }, { DTRACEACT_JSTACK, "JSTACK" },
+	{ DTRACEACT_USYM, "USYM" }, { DTRACEACT_UMOD, "UMOD" },
+	{ DTRACEACT_UADDR, "UADDR" }, { DTRACEACT_STOP, "STOP" },
+	{ DTRACEACT_RAISE, "RAISE" }, { DTRACEACT_SYSTEM, "SYSTEM" },
+	{ DTRACEACT_FREOPEN, "FREOPEN" }, { DTRACEACT_STACK, "STACK" },
+	{ DTRACEACT_SYM, "SYM" }, { DTRACEACT_MOD, "MOD" },
+	{ DTRACEACT_BREAKPOINT, "BREAKPOINT" }, { DTRACEACT_PANIC, "PANIC" },
+	{ DTRACEACT_CHILL, "CHILL" }, { DTRACEACT_SPECULATE, "SPECULATE" },
+	{ DTRACEACT_COMMIT, "COMMIT" }, { DTRACEACT_DISCARD, "DISCARD" },
+	{ DTRACEAGG_COUNT, "COUNT" }, { DTRACEAGG_MIN, "MIN" },
+	{ DTRACEAGG_MAX, "MAX" }, { DTRACEAGG_AVG, "AVG" },
+	{ DTRACEAGG_SUM, "SUM" }, { DTRACEAGG_STDDEV, "STDDEV" },
+	{ DTRACEAGG_QUANTIZE, "QUANTIZE" },
+	{ DTRACEAGG_LQUANTIZE, "LQUANTIZE" },
+	{ DTRACEAGG_LLQUANTIZE, "LLQUANTIZE" },
+};
+
 static const char *
 dis_kind(uint32_t kind)
 {
-	switch (kind) {
-	case DTRACEACT_DIFEXPR: return "DIFEXPR";
-	case DTRACEACT_EXIT: return "EXIT";
-	case DTRACEACT_PRINTF: return "PRINTF";
-	default: return "action";
+	size_t i;
+
+	for (i = 0; i < sizeof (dis_kinds) / sizeof (dis_kinds[0]); i++)
+		if (dis_kinds[i].dk_kind == kind)
+			return dis_kinds[i].dk_name;
+	return "action";
+}
+
+static void
+dis_action(FILE *fp, int i, const struct dc_action *a)
+{
+	fprintf(fp, "  action %d: %s", i + 1, dis_kind(a->ac_kind));
+	if (a->ac_fmt != NULL) {
+		fputs(" format ", fp);
+		dis_quote(fp, a->ac_fmt, strlen(a->ac_fmt));
+	} else if (a->ac_arg != 0) {
+		fprintf(fp, " arg 0x%llx", (unsigned long long)a->ac_arg);
 	}
+	if (a->ac_ntuple != 0)
+		fprintf(fp, " ntuple %u", a->ac_ntuple);
+	fputc('\n', fp);
+	if (a->ac_difo != NULL)
+		dc_dis_difo(fp, a->ac_difo);
 }
 
 void
@@ -229,16 +308,9 @@ dc_dis_program(FILE *fp, const struct dc_ctx *cx)
 			fputs("  predicate:\n", fp);
 			dc_dis_difo(fp, cl->cl_pred);
 		}
-		for (i = 0; i < cl->cl_nacts; i++) {
-			const struct dc_action *a = &cl->cl_acts[i];
-
-			fprintf(fp, "  action %d: %s", i + 1, dis_kind(a->ac_kind));
-			if (a->ac_fmt != NULL) {
-				fputs(" format ", fp);
-				dis_quote(fp, a->ac_fmt, strlen(a->ac_fmt));
-			}
-			fputc('\n', fp);
-			dc_dis_difo(fp, a->ac_difo);
-		}
+		for (i = 0; i < cl->cl_nacts; i++)
+			dis_action(fp, i, &cl->cl_acts[i]);
+		if (cl->cl_nacts == 0)
+			fputs("  no actions\n", fp);
 	}
 }

@@ -6,10 +6,11 @@
  * format strings; offset 0 is ""), whose data is placed after all other
  * loadable data.  Then, for every probe description of every clause (one
  * ECB each): a PROBEDESC; the predicate's DIF object (DIF, INTTAB, STRTAB,
- * then its DIFOHDR naming them); one DIF object per action; one ACTDESC
- * array; the ECBDESC.  One OPTDESC section carries every option that was
- * set.  A non-loadable COMMENTS section names the compiler.  Every piece of
- * data starts 8-byte aligned; dh_loadsz ends with the global STRTAB,
+ * VARTAB, then its DIFOHDR naming them); one DIF object per action that
+ * has one; one ACTDESC array (none for an empty clause); the ECBDESC.
+ * One OPTDESC section carries every option that was set.  A non-loadable
+ * COMMENTS section names the compiler.  Every piece of data starts 8-byte
+ * aligned; dh_loadsz ends with the global STRTAB,
  * dh_filesz with the comments.  Called once per compilation by
  * dc_compile.c; the result is malloc'ed and owned by the caller.
  */
@@ -85,11 +86,11 @@ dw_str(struct dw *w, const char *s)
 	return off;
 }
 
-/* DIF, INTTAB, STRTAB, then the DIFOHDR; returns the DIFOHDR index. */
+/* DIF, INTTAB, STRTAB, VARTAB, then the DIFOHDR; returns its index. */
 static uint32_t
 dw_difo(struct dw *w, const struct dc_difo *df)
 {
-	uint32_t links[3], n = 0;
+	uint32_t links[4], n = 0;
 	uint8_t *h;
 	size_t hsz;
 
@@ -101,6 +102,10 @@ dw_difo(struct dw *w, const struct dc_difo *df)
 	if (df->df_strlen > 0)
 		links[n++] = dw_sec(w, DOF_SECT_STRTAB, 1, 0, df->df_strs,
 		    df->df_strlen);
+	if (df->df_nvars > 0)
+		links[n++] = dw_sec(w, DOF_SECT_VARTAB, 4,
+		    sizeof (struct dif_var), df->df_vars,
+		    (uint64_t)df->df_nvars * sizeof (struct dif_var));
 	hsz = sizeof (struct dif_type) + sizeof (uint32_t) * n;
 	h = dc_alloc(w->dw_cx, hsz);
 	memcpy(h, &df->df_rtype, sizeof (struct dif_type));
@@ -140,7 +145,9 @@ dw_actions(struct dw *w, const struct dc_clause *cl)
 		    DOF_SECIDX_NONE;
 		a[i].dofa_strtab = ac->ac_fmt != NULL ? 0 : DOF_SECIDX_NONE;
 		a[i].dofa_kind = ac->ac_kind;
-		a[i].dofa_arg = ac->ac_fmt != NULL ? dw_str(w, ac->ac_fmt) : 0;
+		a[i].dofa_ntuple = ac->ac_ntuple;
+		a[i].dofa_arg = ac->ac_fmt != NULL ? dw_str(w, ac->ac_fmt) :
+		    ac->ac_arg;
 	}
 	return dw_sec(w, DOF_SECT_ACTDESC, 8, sizeof (*a), a,
 	    sizeof (*a) * (size_t)cl->cl_nacts);

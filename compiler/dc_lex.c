@@ -18,7 +18,7 @@
 #include <ctype.h>
 #include "dc_impl.h"
 
-enum { LX_PROG, LX_CODE };
+enum { LX_PROG, LX_CODE, LX_DECL };
 
 static int
 lx_ch(struct dc_ctx *cx, size_t ahead)
@@ -174,7 +174,7 @@ lx_int(struct dc_ctx *cx, struct dc_token *t)
 	while ((d = lx_digit(lx_ch(cx, 0), base)) >= 0 ||
 	    (base == 8 && isdigit(lx_ch(cx, 0)))) {
 		if (d < 0)
-			dc_error(cx, cx->cx_line, cx->cx_col, "D_SYNTAX", "invalid digit '%c' in octal constant", lx_ch(cx, 0));
+			dc_error(cx, cx->cx_line, cx->cx_col, "D_INT_DIGIT", "invalid digit '%c' in octal constant", lx_ch(cx, 0));
 		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
 			dc_error(cx, t->tk_line, t->tk_col, "D_INT_OFLOW", "integer constant exceeds the 64-bit limit");
 		v = v * (uint64_t)base + (uint64_t)d;
@@ -286,6 +286,11 @@ struct lx_op {
 
 /* Longest first, so "<<" wins over "<". */
 static const struct lx_op lx_ops[] = {
+	{ "<<=", DT_SHLEQ }, { ">>=", DT_SHREQ },
+	{ "+=", DT_ADDEQ }, { "-=", DT_SUBEQ }, { "*=", DT_MULEQ },
+	{ "/=", DT_DIVEQ }, { "%=", DT_MODEQ }, { "&=", DT_ANDEQ },
+	{ "|=", DT_OREQ }, { "^=", DT_XOREQ }, { "++", DT_INC },
+	{ "--", DT_DEC }, { "`", DT_BQUOTE },
 	{ "->", DT_ARROW }, { "<<", DT_SHL }, { ">>", DT_SHR },
 	{ "<=", DT_LE }, { ">=", DT_GE }, { "==", DT_EQ }, { "!=", DT_NE },
 	{ "&&", DT_LAND }, { "||", DT_LOR }, { "^^", DT_LXOR },
@@ -321,6 +326,27 @@ lx_op(struct dc_ctx *cx, struct dc_token *t)
 	dc_error(cx, t->tk_line, t->tk_col, "D_SYNTAX", "invalid character 0x%02x in program text", c);
 }
 
+/* "@name" / "@" (aggregations) and "$1", "$$1", "$pid" (macros). */
+static void
+lx_sigil(struct dc_ctx *cx, struct dc_token *t)
+{
+	int sig = lx_ch(cx, 0);
+	size_t start;
+
+	lx_adv(cx);
+	start = cx->cx_pos;
+	if (sig == '$' && lx_ch(cx, 0) == '$')
+		lx_adv(cx);
+	while (lx_ch(cx, 0) != -1 && (isalnum(lx_ch(cx, 0)) ||
+	    lx_ch(cx, 0) == '_'))
+		lx_adv(cx);
+	t->tk_kind = sig == '@' ? DT_AGG : DT_MACRO;
+	t->tk_text = dc_strndup(cx, cx->cx_src + start, cx->cx_pos - start);
+	if (sig == '$' && (*t->tk_text == '\0' ||
+	    strcmp(t->tk_text, "$") == 0))
+		dc_error(cx, t->tk_line, t->tk_col, "D_MACRO_UNDEF", "macro variable name is missing after '$'");
+}
+
 static void
 lx_ident(struct dc_ctx *cx, struct dc_token *t)
 {
@@ -333,10 +359,75 @@ lx_ident(struct dc_ctx *cx, struct dc_token *t)
 	t->tk_text = dc_strndup(cx, cx->cx_src + start, cx->cx_pos - start);
 }
 
-/* Update the PROG/CODE state after a punctuation token. */
+/*
+ * Top-level declarations ("int x;", "self int y;", "inline ...",
+ * "typedef ...", "struct s { ... };") are lexed as code: a keyword at the
+ * start of a top-level item enters LX_DECL, whose ";" at brace depth 0
+ * returns to PROG.
+ */
+static const char *const lx_declkw[] = {
+	"char", "short", "int", "long", "signed", "unsigned", "void",
+	"struct", "union", "enum", "self", "this", "inline", "typedef",
+	"string", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+	"uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t",
+	"size_t", "ssize_t", "pid_t", "uid_t", "gid_t", "float", "double",
+	"const", "volatile", "extern", "static", "register", "translator",
+	"provider",
+};
+
+/* Is the n-character word at the cursor a typedef name? */
+static int
+lx_typedef_name(struct dc_ctx *cx, size_t n)
+{
+	const struct dc_inline *in;
+
+	for (in = cx->cx_inlines; in != NULL; in = in->in_next)
+		if (in->in_expr == NULL && strlen(in->in_name) == n &&
+		    memcmp(in->in_name, cx->cx_src + cx->cx_pos, n) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+lx_decl_start(struct dc_ctx *cx)
+{
+	size_t i, n = 0;
+
+	while (cx->cx_pos + n < cx->cx_len &&
+	    (isalnum((unsigned char)cx->cx_src[cx->cx_pos + n]) ||
+	    cx->cx_src[cx->cx_pos + n] == '_'))
+		n++;
+	if (n == 0 || (cx->cx_pos + n < cx->cx_len &&
+	    strchr(":*?[]`$-.", cx->cx_src[cx->cx_pos + n]) != NULL))
+		return 0;
+	for (i = 0; i < sizeof (lx_declkw) / sizeof (lx_declkw[0]); i++)
+		if (strlen(lx_declkw[i]) == n &&
+		    memcmp(lx_declkw[i], cx->cx_src + cx->cx_pos, n) == 0)
+			return 1;
+	return lx_typedef_name(cx, n);
+}
+
+static void
+lx_decl(struct dc_ctx *cx, struct dc_token *t)
+{
+	cx->cx_lxstate = LX_DECL;
+	cx->cx_declstate = 0;
+	lx_ident(cx, t);
+}
+
+/* Update the PROG/CODE/DECL state after a punctuation token. */
 static void
 lx_track(struct dc_ctx *cx, enum dc_tok k)
 {
+	if (cx->cx_lxstate == LX_DECL) {
+		if (k == DT_LBRACE)
+			cx->cx_declstate++;
+		else if (k == DT_RBRACE && cx->cx_declstate > 0)
+			cx->cx_declstate--;
+		else if (k == DT_SEMI && cx->cx_declstate == 0)
+			cx->cx_lxstate = LX_PROG;
+		return;
+	}
 	if (k == DT_LBRACE) {
 		cx->cx_lxstate = LX_CODE;
 		cx->cx_lxdepth++;
@@ -365,8 +456,12 @@ dc_next(struct dc_ctx *cx)
 		t->tk_kind = DT_EOF;
 	else if (cx->cx_lxstate == LX_PROG && c == '#' && cx->cx_bol)
 		lx_pragma(cx, t);
+	else if (cx->cx_lxstate == LX_PROG && lx_decl_start(cx))
+		lx_decl(cx, t);
 	else if (cx->cx_lxstate == LX_PROG && lx_is_pdesc_ch(c))
 		lx_pdesc(cx, t);
+	else if (c == '@' || c == '$')
+		lx_sigil(cx, t);
 	else if (isdigit(c))
 		lx_int(cx, t);
 	else if (isalpha(c) || c == '_')
@@ -393,6 +488,8 @@ dc_tok_name(enum dc_tok t)
 	case DT_STRING: return "string literal";
 	case DT_PDESC: return "probe description";
 	case DT_PRAGMA: return "#pragma";
+	case DT_AGG: return "aggregation";
+	case DT_MACRO: return "macro variable";
 	default: break;
 	}
 	for (i = 0; i < sizeof (lx_ops) / sizeof (lx_ops[0]); i++)

@@ -4,14 +4,16 @@
  * Kernel options (table below) become OPTDESC entries in the DOF, written
  * by dc_dof.c from cx_optv[].  regionsize and regionaddr are compiler-side
  * options of `kdt -A`: they place the reserved memory region and never
- * reach the kernel through OPTDESC.  Called by dc_compile.c (command-line
- * options) and dc_parse.c (pragmas).
+ * reach the kernel through OPTDESC; so are errtags, defaultargs, zdefs and
+ * engine (user|kernel), which dc_compile() reports in struct dc_out, and
+ * dtrace's other compiler-only options, which are accepted and ignored.
+ * Called by dc_compile.c (command-line options) and dc_parse.c (pragmas).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "dc_impl.h"
 
-enum { OV_BOOL, OV_SIZE, OV_RATE, OV_POLICY, OV_COUNT };
+enum { OV_BOOL, OV_SIZE, OV_RATE, OV_POLICY, OV_COUNT, OV_RESIZE };
 
 struct dc_optdef {
 	const char	*od_name;
@@ -32,8 +34,24 @@ static const struct dc_optdef dc_optdefs[] = {
 	{ "destructive", DTRACEOPT_DESTRUCTIVE, OV_BOOL },
 	{ "rawbytes", DTRACEOPT_RAWBYTES, OV_BOOL },
 	{ "stackframes", DTRACEOPT_STACKFRAMES, OV_COUNT },
+	{ "ustackframes", DTRACEOPT_USTACKFRAMES, OV_COUNT },
+	{ "jstackframes", DTRACEOPT_JSTACKFRAMES, OV_COUNT },
+	{ "jstackstrsize", DTRACEOPT_JSTACKSTRSIZE, OV_SIZE },
 	{ "switchrate", DTRACEOPT_SWITCHRATE, OV_RATE },
 	{ "aggrate", DTRACEOPT_AGGRATE, OV_RATE },
+	{ "cleanrate", DTRACEOPT_CLEANRATE, OV_RATE },
+	{ "statusrate", DTRACEOPT_STATUSRATE, OV_RATE },
+	{ "cpu", DTRACEOPT_CPU, OV_COUNT },
+	{ "bufresize", DTRACEOPT_BUFRESIZE, OV_RESIZE },
+	{ "stackindent", DTRACEOPT_STACKINDENT, OV_COUNT },
+	{ "aggsortkey", DTRACEOPT_AGGSORTKEY, OV_BOOL },
+	{ "aggsortrev", DTRACEOPT_AGGSORTREV, OV_BOOL },
+	{ "aggsortpos", DTRACEOPT_AGGSORTPOS, OV_COUNT },
+	{ "aggsortkeypos", DTRACEOPT_AGGSORTKEYPOS, OV_COUNT },
+	{ "temporal", DTRACEOPT_TEMPORAL, OV_BOOL },
+	{ "agghist", DTRACEOPT_AGGHIST, OV_BOOL },
+	{ "aggpack", DTRACEOPT_AGGPACK, OV_BOOL },
+	{ "aggzoom", DTRACEOPT_AGGZOOM, OV_BOOL },
 };
 
 /* "16m", "4k", "1g", or plain bytes; -1 on junk or overflow. */
@@ -62,9 +80,41 @@ dc_opt_size(const char *v, uint64_t *out)
 	return 0;
 }
 
-/* Rates: "10hz" or a plain count per second. */
+/* Rates: "10hz", a time ("100ms", "1s", "500us", "10ns") or hertz. */
 static int
 dc_opt_rate(const char *v, uint64_t *out)
+{
+	static const struct { const char *s; uint64_t ns; } unit[] = {
+		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 }, { "s", 1000000000 },
+		{ "sec", 1000000000 },
+	};
+	char *end;
+	unsigned long long n;
+	size_t i;
+
+	if (*v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	n = strtoull(v, &end, 0);
+	if (errno != 0 || n == 0)
+		return -1;
+	if (*end == '\0' || strcmp(end, "hz") == 0) {
+		*out = 1000000000ull / n;
+		return 0;
+	}
+	for (i = 0; i < sizeof (unit) / sizeof (unit[0]); i++) {
+		if (strcmp(end, unit[i].s) == 0 &&
+		    n <= UINT64_MAX / unit[i].ns) {
+			*out = n * unit[i].ns;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+dc_opt_count(const char *v, uint64_t *out)
 {
 	char *end;
 	unsigned long long n;
@@ -73,9 +123,9 @@ dc_opt_rate(const char *v, uint64_t *out)
 		return -1;
 	errno = 0;
 	n = strtoull(v, &end, 0);
-	if (errno != 0 || n == 0 || (*end != '\0' && strcmp(end, "hz") != 0))
+	if (errno != 0 || *end != '\0' || n >= DTRACEOPT_UNSET)
 		return -1;
-	*out = 1000000000ull / n;
+	*out = n;
 	return 0;
 }
 
@@ -105,6 +155,16 @@ dc_opt_value(const struct dc_optdef *od, const char *v, uint64_t *out)
 		return 0;
 	case OV_RATE:
 		return v == NULL ? -1 : dc_opt_rate(v, out);
+	case OV_RESIZE:
+		if (v != NULL && strcmp(v, "auto") == 0)
+			*out = 0;
+		else if (v != NULL && strcmp(v, "manual") == 0)
+			*out = 1;
+		else
+			return -1;
+		return 0;
+	case OV_COUNT:
+		return v == NULL || dc_opt_count(v, out) != 0 ? -1 : 0;
 	default:
 		return v == NULL || dc_opt_size(v, out) != 0 || *out == 0 ?
 		    -1 : 0;
@@ -119,6 +179,7 @@ dc_opt_expect(const struct dc_optdef *od)
 	case OV_POLICY: return "ring, fill or switch";
 	case OV_RATE: return "a positive rate such as 10hz";
 	case OV_COUNT: return "a number";
+	case OV_RESIZE: return "auto or manual";
 	default: return "a non-zero size such as 4m";
 	}
 }
@@ -142,6 +203,44 @@ dc_opt_region(struct dc_ctx *cx, const char *name, const char *v,
 	return 1;
 }
 
+/*
+ * Options that stay in the compiler or the kdt command: they never reach
+ * the kernel through OPTDESC.  1 when "name" was one of them.
+ */
+static int
+dc_opt_compiler(struct dc_ctx *cx, const char *name, const char *v,
+    int line, int col)
+{
+	static const char *const ignored[] = { "droptags", "cpp", "cpppath",
+	    "incdir", "define", "undef", "stdc", "encoding", "version",
+	    "linkmode", "ldpath", "libdir", "nolibs", "pspec", "tree",
+	    "verbose", "evaltime", "iregs", "tregs", "late", "amin",
+	    "argref", "core", "knodefs", "unodefs", "linktype", "modpath",
+	    "disasm", "debug", "strip", "syslibdir", "lazyload", "grabanon" };
+	size_t i;
+
+	if (strcmp(name, "errtags") == 0)
+		cx->cx_errtags = 1;
+	else if (strcmp(name, "defaultargs") == 0)
+		cx->cx_defaultargs = 1;
+	else if (strcmp(name, "zdefs") == 0)
+		cx->cx_zdefs = 1;
+	else if (strcmp(name, "engine") == 0) {
+		if (v != NULL && strcmp(v, "user") == 0)
+			cx->cx_engine = 1;
+		else if (v != NULL && strcmp(v, "kernel") == 0)
+			cx->cx_engine = 2;
+		else
+			dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option 'engine' to '%s': expected user or kernel", v == NULL ? "" : v);
+	} else {
+		for (i = 0; i < sizeof (ignored) / sizeof (ignored[0]); i++)
+			if (strcmp(name, ignored[i]) == 0)
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
 void
 dc_opt_set(struct dc_ctx *cx, const char *opt, int line, int col)
 {
@@ -153,7 +252,8 @@ dc_opt_set(struct dc_ctx *cx, const char *opt, int line, int col)
 		dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s': option name must be 1 to %zu characters", opt, sizeof (name) - 1);
 	memcpy(name, opt, n);
 	name[n] = '\0';
-	if (dc_opt_region(cx, name, v, line, col))
+	if (dc_opt_region(cx, name, v, line, col) ||
+	    dc_opt_compiler(cx, name, v, line, col))
 		return;
 	for (i = 0; i < sizeof (dc_optdefs) / sizeof (dc_optdefs[0]); i++) {
 		const struct dc_optdef *od = &dc_optdefs[i];
@@ -162,6 +262,8 @@ dc_opt_set(struct dc_ctx *cx, const char *opt, int line, int col)
 			continue;
 		if (dc_opt_value(od, v, &cx->cx_optv[od->od_id]) != 0)
 			dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s' to '%s': expected %s", name, v == NULL ? "" : v, dc_opt_expect(od));
+		if (od->od_id == DTRACEOPT_DESTRUCTIVE)
+			cx->cx_destructive = cx->cx_optv[od->od_id] != 0;
 		return;
 	}
 	dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s': Invalid option name", name);

@@ -1,21 +1,31 @@
 /*
  * dc_parse.c -- recursive-descent parser for D programs.
  *
- *	program    := { pragma | clause }
+ *	program    := { pragma | clause | declaration }
+ *	declaration:= [ "self" | "this" ] type name [ "[" types "]" ] ";"
+ *	              | "inline" type name "=" expr ";"
+ *	              | "typedef" type name ";" | "translator" ... ";"
+ *	              | ( "struct" | "union" | "enum" ) name "{" ... "}" ";"
  *	clause     := pdesc { "," pdesc } [ "/" expr "/" ] "{" stmts "}"
  *	stmts      := { [ expr ] ";" } [ expr ]
- *	expr       := cond
+ *	expr       := cond [ assignop expr ]        (right-associative)
  *	cond       := binary [ "?" expr ":" cond ]
  *	binary     := unary { binop unary }    (precedence climbing, C levels)
- *	unary      := ( "-" | "+" | "!" | "~" ) unary | "(" type ")" unary
+ *	unary      := ( "-" | "+" | "!" | "~" | "*" | "&" | "++" | "--" ) unary
+ *	              | "(" type ")" unary | "sizeof" unary
+ *	              | "sizeof" "(" type ")" | "offsetof" "(" type "," ident ")"
+ *	              | "xlate" "<" type ">" "(" expr ")"
  *	              | "stringof" unary | postfix
- *	postfix    := primary { "->" ident }
- *	primary    := int | char | string | ident [ "(" args ")" ] | "(" expr ")"
+ *	postfix    := primary { "->" ident | "." ident | "[" args "]"
+ *	              | "++" | "--" }
+ *	primary    := int | char | string | ident [ "(" args ")" ]
+ *	              | "(" expr ")"
+ *	              | "self->" ident | "this->" ident | "@" name | "$" macro
  *
  * Each clause is finished as soon as its closing brace is read: its
- * statements are type-checked (dc_type.c), turned into actions and DIF
- * objects (dc_cg.c) and appended to the context's clause list, which the
- * DOF writer (dc_dof.c) walks.  Inside a predicate a top-level "/" ends the
+ * statements are type-checked (dc_type.c), turned into actions (dc_act.c)
+ * and DIF objects (dc_cg.c) and appended to the context's clause list,
+ * which the DOF writer (dc_dof.c) walks.  Inside a predicate a top-level "/" ends the
  * predicate, so division there needs parentheses (as in dtrace).
  */
 #include <string.h>
@@ -81,7 +91,7 @@ ps_depth(struct dc_ctx *cx, struct dc_node *n)
 	return n;
 }
 
-/* ---- types in casts ---- */
+/* ---- types in casts and declarations ---- */
 
 struct ps_tname {
 	const char	*tn_name;
@@ -95,13 +105,29 @@ static const struct ps_tname ps_tnames[] = {
 	{ "uint32_t", 4, 0 }, { "uint64_t", 8, 0 }, { "intptr_t", 8, 1 },
 	{ "uintptr_t", 8, 0 }, { "size_t", 8, 0 }, { "ssize_t", 8, 1 },
 	{ "pid_t", 4, 1 }, { "uid_t", 4, 0 }, { "gid_t", 4, 0 },
+	{ "id_t", 4, 1 }, { "dev_t", 8, 0 }, { "off_t", 8, 1 },
+	{ "time_t", 8, 1 }, { "major_t", 4, 0 }, { "minor_t", 4, 0 },
+	{ "processorid_t", 4, 1 }, { "ipaddr_t", 4, 0 }, { "zoneid_t", 4, 1 },
 };
 
-static int
-ps_is_type_start(const struct dc_token *t)
+static const struct ps_tname *
+ps_tname(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof (ps_tnames) / sizeof (ps_tnames[0]); i++)
+		if (strcmp(s, ps_tnames[i].tn_name) == 0)
+			return &ps_tnames[i];
+	return NULL;
+}
+
+int
+dc_parse_is_type(struct dc_ctx *cx, const struct dc_token *t)
 {
 	static const char *const kw[] = { "char", "short", "int", "long",
-	    "signed", "unsigned", "struct", "void" };
+	    "signed", "unsigned", "struct", "union", "enum", "void", "string",
+	    "const", "volatile" };
+	struct dc_inline *in;
 	size_t i;
 
 	if (t->tk_kind != DT_IDENT)
@@ -109,10 +135,10 @@ ps_is_type_start(const struct dc_token *t)
 	for (i = 0; i < sizeof (kw) / sizeof (kw[0]); i++)
 		if (strcmp(t->tk_text, kw[i]) == 0)
 			return 1;
-	for (i = 0; i < sizeof (ps_tnames) / sizeof (ps_tnames[0]); i++)
-		if (strcmp(t->tk_text, ps_tnames[i].tn_name) == 0)
-			return 1;
-	return 0;
+	if (ps_tname(t->tk_text) != NULL)
+		return 1;
+	in = dc_inline_lookup(cx, t->tk_text);
+	return in != NULL && in->in_expr == NULL;
 }
 
 /* C integer keywords: count them, then derive size and signedness. */
@@ -120,16 +146,7 @@ static void
 ps_int_keywords(struct dc_ctx *cx, struct dc_type *ty)
 {
 	int nlong = 0, nshort = 0, nchar = 0, uns = 0, sgn = 0, nint = 0;
-	size_t i;
 
-	for (i = 0; i < sizeof (ps_tnames) / sizeof (ps_tnames[0]); i++) {
-		if (strcmp(cx->cx_tok.tk_text, ps_tnames[i].tn_name) == 0) {
-			dc_type_int(ty, ps_tnames[i].tn_size,
-			    ps_tnames[i].tn_signed);
-			dc_next(cx);
-			return;
-		}
-	}
 	while (TOK(cx) == DT_IDENT) {
 		const char *s = cx->cx_tok.tk_text;
 
@@ -139,77 +156,221 @@ ps_int_keywords(struct dc_ctx *cx, struct dc_type *ty)
 		else if (strcmp(s, "int") == 0) nint++;
 		else if (strcmp(s, "unsigned") == 0) uns++;
 		else if (strcmp(s, "signed") == 0) sgn++;
-		else break;
+		else if (strcmp(s, "const") != 0 && strcmp(s, "volatile") != 0)
+			break;
 		dc_next(cx);
 	}
 	if (nlong > 2 || nshort > 1 || nchar > 1 || nint > 1 || uns + sgn > 1 ||
 	    (nchar + nshort + (nlong > 0)) > 1)
-		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_TYPE_ERR", "invalid combination of type keywords in cast");
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_TYPE_ERR", "invalid combination of type keywords");
 	dc_type_int(ty, nchar ? 1 : nshort ? 2 : nlong ? 8 : 4, !uns);
+}
+
+/* "struct name" / "union name" / "enum name", defined here or in BTF. */
+static void
+ps_type_sou(struct dc_ctx *cx, struct dc_type *ty, int line, int col)
+{
+	const char *kw = cx->cx_tok.tk_text, *name;
+
+	dc_next(cx);
+	if (TOK(cx) == DT_BQUOTE)
+		dc_next(cx);
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	name = cx->cx_tok.tk_text;
+	dc_next(cx);
+	dc_decl_sou(cx, kw, name, ty, line, col);
+}
+
+static void
+ps_type_base(struct dc_ctx *cx, struct dc_type *ty)
+{
+	int line = cx->cx_tok.tk_line, col = cx->cx_tok.tk_col;
+	const struct ps_tname *tn;
+	struct dc_inline *in;
+	const char *s;
+
+	while (TOK(cx) == DT_IDENT &&
+	    (strcmp(cx->cx_tok.tk_text, "const") == 0 ||
+	    strcmp(cx->cx_tok.tk_text, "volatile") == 0))
+		dc_next(cx);
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	s = cx->cx_tok.tk_text;
+	tn = ps_tname(s);
+	in = dc_inline_lookup(cx, s);
+	if (strcmp(s, "struct") == 0 || strcmp(s, "union") == 0 ||
+	    strcmp(s, "enum") == 0) {
+		ps_type_sou(cx, ty, line, col);
+	} else if (strcmp(s, "void") == 0) {
+		memset(ty, 0, sizeof (*ty));
+		ty->ty_name = "void";
+		dc_next(cx);
+	} else if (strcmp(s, "string") == 0) {
+		dc_type_string(ty);
+		dc_next(cx);
+	} else if (tn != NULL) {
+		dc_type_int(ty, tn->tn_size, tn->tn_signed);
+		ty->ty_name = tn->tn_name;
+		dc_next(cx);
+	} else if (in != NULL && in->in_expr == NULL) {
+		*ty = in->in_type;
+		dc_next(cx);
+	} else {
+		ps_int_keywords(cx, ty);
+	}
 }
 
 static void
 ps_type(struct dc_ctx *cx, struct dc_type *ty)
 {
-	int line = cx->cx_tok.tk_line, col = cx->cx_tok.tk_col;
+	struct dc_type el;
+	size_t len;
+	char *nm;
 
-	if (strcmp(cx->cx_tok.tk_text, "struct") == 0) {
-		const char *name;
-
-		dc_next(cx);
-		if (TOK(cx) != DT_IDENT)
-			ps_syntax(cx);
-		name = cx->cx_tok.tk_text;
-		dc_next(cx);
-		if (TOK(cx) != DT_STAR)
-			dc_error(cx, line, col, "D_CAST_STRUCT", "cast to struct %s is not supported; cast to a pointer (struct %s *)", name, name);
-		dc_type_struct_ptr(cx, name, ty, line, col);
-		dc_next(cx);
-	} else if (strcmp(cx->cx_tok.tk_text, "void") == 0) {
-		dc_next(cx);
-		if (TOK(cx) != DT_STAR)
-			dc_error(cx, line, col, "D_CAST_VOID", "cast to void is not supported");
-		memset(ty, 0, sizeof (*ty));
-		ty->ty_kind = DC_PTR;
-		ty->ty_size = 8;
-		ty->ty_name = "void *";
-		dc_next(cx);
-	} else {
-		ps_int_keywords(cx, ty);
-	}
+	ps_type_base(cx, ty);
 	while (TOK(cx) == DT_STAR) {
-		memset(ty, 0, sizeof (*ty));
-		ty->ty_kind = DC_PTR;
-		ty->ty_size = 8;
-		ty->ty_name = "pointer";
+		el = *ty;
+		dc_type_ptr_to(ty, &el);
+		if (el.ty_kind == DC_STRUCT || el.ty_kind == DC_PTR) {
+			len = strlen(el.ty_name) + 3;
+			nm = dc_alloc(cx, len);
+			snprintf(nm, len, "%s *", el.ty_name);
+			ty->ty_name = nm;
+		}
 		dc_next(cx);
 	}
+}
+
+void
+dc_parse_type(struct dc_ctx *cx, struct dc_type *ty)
+{
+	ps_type(cx, ty);
+}
+
+struct dc_node *
+dc_parse_expr(struct dc_ctx *cx)
+{
+	return ps_expr(cx);
+}
+
+void
+dc_parse_expect(struct dc_ctx *cx, enum dc_tok k)
+{
+	ps_expect(cx, k);
+}
+
+void
+dc_parse_syntax(struct dc_ctx *cx)
+{
+	ps_syntax(cx);
 }
 
 /* ---- expressions ---- */
 
 static struct dc_node *
-ps_call_args(struct dc_ctx *cx, struct dc_node *n)
+ps_call_args(struct dc_ctx *cx, struct dc_node *n, enum dc_tok close)
 {
 	struct dc_node *args[64];
 	int na = 0;
 
 	dc_next(cx);
-	if (TOK(cx) != DT_RPAR) {
+	cx->cx_paren++;
+	if (TOK(cx) != close) {
 		for (;;) {
 			if (na == 64)
-				dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_PROTO_LEN", "%s( ) has more than the limit of 64 arguments", n->n_str);
+				dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_PROTO_LEN", "%s( ) has more than the limit of 64 arguments", n->n_str != NULL ? n->n_str : "[");
 			args[na++] = ps_expr(cx);
 			if (TOK(cx) != DT_COMMA)
 				break;
 			dc_next(cx);
 		}
 	}
-	ps_expect(cx, DT_RPAR);
+	cx->cx_paren--;
+	ps_expect(cx, close);
 	n->n_args = dc_alloc(cx, sizeof (args[0]) * (size_t)(na + 1));
 	memcpy(n->n_args, args, sizeof (args[0]) * (size_t)na);
 	n->n_nargs = na;
 	return n;
+}
+
+/* $1, $$1, $pid ...: an integer, a string or (text) an identifier. */
+static struct dc_node *
+ps_macro(struct dc_ctx *cx)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	struct dc_node *n = ps_node(cx, DN_INT);
+	const char *v;
+	char *end;
+	int isstr;
+
+	v = dc_macro(cx, t->tk_text, &isstr, t->tk_line, t->tk_col);
+	dc_next(cx);
+	if (isstr) {
+		n->n_kind = DN_STR;
+		n->n_str = v;
+		n->n_len = strlen(v);
+		return n;
+	}
+	n->n_ival = strtoull(v, &end, 0);
+	if (*v != '\0' && *end == '\0') {
+		dc_type_int(&n->n_type, n->n_ival > 0x7fffffffull ? 8 : 4, 1);
+		return n;
+	}
+	n->n_kind = DN_VAR;
+	n->n_str = v;
+	return n;
+}
+
+/* self->x, this->x */
+static struct dc_node *
+ps_scoped(struct dc_ctx *cx, enum dc_scope scope)
+{
+	struct dc_node *n = ps_node(cx, DN_VAR);
+
+	dc_next(cx);
+	if (TOK(cx) != DT_ARROW)
+		ps_syntax(cx);
+	dc_next(cx);
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	n->n_str = cx->cx_tok.tk_text;
+	n->n_scope = scope;
+	dc_next(cx);
+	return n;
+}
+
+static struct dc_node *
+ps_ident(struct dc_ctx *cx)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	struct dc_node *n;
+
+	if (strcmp(t->tk_text, "self") == 0)
+		return ps_scoped(cx, DS_THREAD);
+	if (strcmp(t->tk_text, "this") == 0)
+		return ps_scoped(cx, DS_LOCAL);
+	n = ps_node(cx, DN_VAR);
+	n->n_str = t->tk_text;
+	dc_next(cx);
+	if (TOK(cx) == DT_LPAR) {
+		n->n_kind = DN_CALL;
+		return ps_call_args(cx, n, DT_RPAR);
+	}
+	return n;
+}
+
+/* `symbol: kernel symbol addresses are not resolvable at compile time. */
+static void __attribute__((noreturn))
+ps_bquote(struct dc_ctx *cx)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	int line = t->tk_line, col = t->tk_col;
+
+	dc_next(cx);
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	dc_error(cx, line, col, "D_SYM_NOSUPP", "kernel symbol `%s cannot be resolved at compile time: kdt has no symbol table for the target kernel", cx->cx_tok.tk_text);
 }
 
 static struct dc_node *
@@ -237,14 +398,16 @@ ps_primary(struct dc_ctx *cx)
 		dc_next(cx);
 		return n;
 	case DT_IDENT:
-		n = ps_node(cx, DN_VAR);
+		return ps_ident(cx);
+	case DT_AGG:
+		n = ps_node(cx, DN_AGG);
 		n->n_str = t->tk_text;
 		dc_next(cx);
-		if (TOK(cx) == DT_LPAR) {
-			n->n_kind = DN_CALL;
-			return ps_call_args(cx, n);
-		}
 		return n;
+	case DT_MACRO:
+		return ps_macro(cx);
+	case DT_BQUOTE:
+		ps_bquote(cx);
 	case DT_LPAR:
 		dc_next(cx);
 		cx->cx_paren++;
@@ -258,32 +421,50 @@ ps_primary(struct dc_ctx *cx)
 }
 
 static struct dc_node *
+ps_member(struct dc_ctx *cx, struct dc_node *n, int dot)
+{
+	struct dc_node *m = ps_node(cx, DN_MEMBER);
+
+	dc_next(cx);
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	m->n_str = cx->cx_tok.tk_text;
+	m->n_a = n;
+	m->n_dot = dot;
+	dc_next(cx);
+	return ps_depth(cx, m);
+}
+
+static struct dc_node *
 ps_postfix_tail(struct dc_ctx *cx, struct dc_node *n)
 {
 	struct dc_node *m;
 
 	for (;;) {
-		if (TOK(cx) == DT_ARROW) {
-			m = ps_node(cx, DN_MEMBER);
-			dc_next(cx);
-			if (TOK(cx) != DT_IDENT)
-				ps_syntax(cx);
-			m->n_str = cx->cx_tok.tk_text;
+		switch (TOK(cx)) {
+		case DT_ARROW:
+		case DT_DOT:
+			n = ps_member(cx, n, TOK(cx) == DT_DOT);
+			break;
+		case DT_LBRACK:
+			m = ps_node(cx, DN_INDEX);
 			m->n_a = n;
+			ps_call_args(cx, m, DT_RBRACK);
 			n = ps_depth(cx, m);
+			break;
+		case DT_INC:
+		case DT_DEC:
+			m = ps_node(cx, DN_INCDEC);
+			m->n_op = TOK(cx);
+			m->n_ival = 1;
+			m->n_a = n;
 			dc_next(cx);
-		} else if (TOK(cx) == DT_DOT || TOK(cx) == DT_LBRACK) {
-			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_OP_UNSUP", "operator %s is not supported yet (use -> on a struct pointer)", dc_tok_name(TOK(cx)));
-		} else {
+			n = ps_depth(cx, m);
+			break;
+		default:
 			return n;
 		}
 	}
-}
-
-static struct dc_node *
-ps_postfix(struct dc_ctx *cx)
-{
-	return ps_postfix_tail(cx, ps_primary(cx));
 }
 
 static struct dc_node *
@@ -299,6 +480,91 @@ ps_cast(struct dc_ctx *cx, int line, int col)
 	return ps_depth(cx, n);
 }
 
+/* sizeof (type) folds here; sizeof expr is folded by dc_type.c. */
+static struct dc_node *
+ps_sizeof(struct dc_ctx *cx)
+{
+	struct dc_node *n = ps_node(cx, DN_CALL);
+	struct dc_type ty;
+
+	n->n_str = "sizeof";
+	dc_next(cx);
+	if (TOK(cx) == DT_LPAR) {
+		dc_next(cx);
+		if (dc_parse_is_type(cx, &cx->cx_tok)) {
+			ps_type(cx, &ty);
+			ps_expect(cx, DT_RPAR);
+			n->n_kind = DN_INT;
+			n->n_ival = ty.ty_kind == DC_STRING ? dc_strsize(cx) :
+			    ty.ty_size;
+			dc_type_int(&n->n_type, 8, 0);
+			return n;
+		}
+		cx->cx_paren++;
+		n->n_a = ps_expr(cx);
+		cx->cx_paren--;
+		ps_expect(cx, DT_RPAR);
+		n->n_a = ps_postfix_tail(cx, n->n_a);
+	} else {
+		n->n_a = ps_unary(cx);
+	}
+	return ps_depth(cx, n);
+}
+
+/* offsetof(type, member): a constant of type size_t. */
+static struct dc_node *
+ps_offsetof(struct dc_ctx *cx)
+{
+	struct dc_node *n = ps_node(cx, DN_INT);
+	struct dc_type ty;
+
+	dc_next(cx);
+	ps_expect(cx, DT_LPAR);
+	if (!dc_parse_is_type(cx, &cx->cx_tok))
+		ps_syntax(cx);
+	ps_type(cx, &ty);
+	ps_expect(cx, DT_COMMA);
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	n->n_ival = dc_decl_offsetof(cx, &ty, cx->cx_tok.tk_text,
+	    cx->cx_tok.tk_line, cx->cx_tok.tk_col);
+	dc_next(cx);
+	ps_expect(cx, DT_RPAR);
+	dc_type_int(&n->n_type, 8, 0);
+	return n;
+}
+
+/* xlate <type> (expr): member access on it is resolved by dc_decl.c. */
+static struct dc_node *
+ps_xlate(struct dc_ctx *cx)
+{
+	struct dc_node *n = ps_node(cx, DN_XLATE);
+
+	dc_next(cx);
+	ps_expect(cx, DT_LT);
+	if (!dc_parse_is_type(cx, &cx->cx_tok))
+		ps_syntax(cx);
+	ps_type(cx, &n->n_type);
+	ps_expect(cx, DT_GT);
+	ps_expect(cx, DT_LPAR);
+	cx->cx_paren++;
+	n->n_a = ps_expr(cx);
+	cx->cx_paren--;
+	ps_expect(cx, DT_RPAR);
+	return ps_depth(cx, n);
+}
+
+static struct dc_node *
+ps_prefix(struct dc_ctx *cx, enum dc_nkind k)
+{
+	struct dc_node *n = ps_node(cx, k);
+
+	n->n_op = TOK(cx);
+	dc_next(cx);
+	n->n_a = ps_unary(cx);
+	return ps_depth(cx, n);
+}
+
 static struct dc_node *
 ps_unary1(struct dc_ctx *cx)
 {
@@ -308,16 +574,16 @@ ps_unary1(struct dc_ctx *cx)
 
 	switch (t->tk_kind) {
 	case DT_MINUS: case DT_PLUS: case DT_NOT: case DT_TILDE:
-		n = ps_node(cx, DN_UNARY);
-		n->n_op = t->tk_kind;
-		dc_next(cx);
-		n->n_a = ps_unary(cx);
-		return ps_depth(cx, n);
-	case DT_STAR: case DT_BAND:
-		dc_error(cx, line, col, "D_OP_UNSUP", "unary operator %s is not supported yet", dc_tok_name(t->tk_kind));
+		return ps_prefix(cx, DN_UNARY);
+	case DT_STAR:
+		return ps_prefix(cx, DN_DEREF);
+	case DT_BAND:
+		return ps_prefix(cx, DN_ADDR);
+	case DT_INC: case DT_DEC:
+		return ps_prefix(cx, DN_INCDEC);
 	case DT_LPAR:
 		dc_next(cx);
-		if (ps_is_type_start(&cx->cx_tok))
+		if (dc_parse_is_type(cx, &cx->cx_tok))
 			return ps_cast(cx, line, col);
 		cx->cx_paren++;
 		n = ps_expr(cx);
@@ -325,14 +591,20 @@ ps_unary1(struct dc_ctx *cx)
 		ps_expect(cx, DT_RPAR);
 		return ps_postfix_tail(cx, n);
 	case DT_IDENT:
+		if (strcmp(t->tk_text, "sizeof") == 0)
+			return ps_sizeof(cx);
+		if (strcmp(t->tk_text, "offsetof") == 0)
+			return ps_offsetof(cx);
+		if (strcmp(t->tk_text, "xlate") == 0)
+			return ps_postfix_tail(cx, ps_xlate(cx));
 		if (strcmp(t->tk_text, "stringof") != 0)
-			return ps_postfix(cx);
+			return ps_postfix_tail(cx, ps_primary(cx));
 		n = ps_node(cx, DN_STRINGOF);
 		dc_next(cx);
 		n->n_a = ps_unary(cx);
 		return ps_depth(cx, n);
 	default:
-		return ps_postfix(cx);
+		return ps_postfix_tail(cx, ps_primary(cx));
 	}
 }
 
@@ -397,7 +669,7 @@ ps_binary(struct dc_ctx *cx, int minprec)
 }
 
 static struct dc_node *
-ps_expr(struct dc_ctx *cx)
+ps_cond(struct dc_ctx *cx)
 {
 	struct dc_node *c, *n;
 
@@ -414,15 +686,56 @@ ps_expr(struct dc_ctx *cx)
 	n->n_b = ps_expr(cx);
 	cx->cx_paren--;
 	ps_expect(cx, DT_COLON);
-	n->n_c = ps_expr(cx);
+	n->n_c = ps_cond(cx);
 	ps_nest(cx, -1);
 	return ps_depth(cx, n);
 }
 
-/* ---- statements and actions ---- */
+/* The binary operator of a compound assignment, or DT_ASSIGN. */
+static int
+ps_assign_op(enum dc_tok k, enum dc_tok *op)
+{
+	switch (k) {
+	case DT_ASSIGN: *op = DT_ASSIGN; return 1;
+	case DT_ADDEQ: *op = DT_PLUS; return 1;
+	case DT_SUBEQ: *op = DT_MINUS; return 1;
+	case DT_MULEQ: *op = DT_STAR; return 1;
+	case DT_DIVEQ: *op = DT_SLASH; return 1;
+	case DT_MODEQ: *op = DT_PERCENT; return 1;
+	case DT_ANDEQ: *op = DT_BAND; return 1;
+	case DT_OREQ: *op = DT_BOR; return 1;
+	case DT_XOREQ: *op = DT_XOR; return 1;
+	case DT_SHLEQ: *op = DT_SHL; return 1;
+	case DT_SHREQ: *op = DT_SHR; return 1;
+	default: return 0;
+	}
+}
 
-static void
-ps_add_action(struct dc_ctx *cx, struct dc_clause *cl, uint32_t kind,
+/* Assignments are right-associative and bind loosest. */
+static struct dc_node *
+ps_expr(struct dc_ctx *cx)
+{
+	struct dc_node *lhs, *n;
+	enum dc_tok op;
+
+	ps_nest(cx, 1);
+	lhs = ps_cond(cx);
+	if (ps_assign_op(TOK(cx), &op)) {
+		n = ps_node(cx, DN_ASSIGN);
+		n->n_op = op;
+		dc_next(cx);
+		n->n_a = lhs;
+		n->n_b = ps_expr(cx);
+		lhs = ps_depth(cx, n);
+	}
+	ps_nest(cx, -1);
+	return lhs;
+}
+
+/* ---- statements ---- */
+
+void
+dc_add_action(struct dc_ctx *cx, struct dc_clause *cl, uint32_t kind,
     const char *fmt, struct dc_difo *df)
 {
 	struct dc_action *na;
@@ -432,109 +745,12 @@ ps_add_action(struct dc_ctx *cx, struct dc_clause *cl, uint32_t kind,
 	na = dc_alloc(cx, sizeof (*na) * (size_t)(cl->cl_nacts + 1));
 	if (cl->cl_nacts > 0)
 		memcpy(na, cl->cl_acts, sizeof (*na) * (size_t)cl->cl_nacts);
+	memset(&na[cl->cl_nacts], 0, sizeof (na[0]));
 	na[cl->cl_nacts].ac_kind = kind;
 	na[cl->cl_nacts].ac_fmt = fmt;
 	na[cl->cl_nacts].ac_difo = df;
 	cl->cl_acts = na;
 	cl->cl_nacts++;
-}
-
-static void
-ps_nargs(struct dc_ctx *cx, struct dc_node *call, int want)
-{
-	if (call->n_nargs != want)
-		dc_error(cx, call->n_line, call->n_col, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %d expected", call->n_str, call->n_nargs, call->n_nargs == 1 ? "" : "s", want);
-}
-
-/*
- * Type argument i of trace()/printf().  A char array (a kernel member such
- * as module->name) is taken as the string it holds, as if written
- * stringof(...).
- */
-static void
-ps_value_arg(struct dc_ctx *cx, struct dc_node *call, int i)
-{
-	struct dc_node *a = call->n_args[i], *s;
-
-	dc_type_expr(cx, a);
-	if (a->n_type.ty_kind == DC_ARRAY && a->n_type.ty_elsize == 1) {
-		s = ps_node(cx, DN_STRINGOF);
-		s->n_line = a->n_line;
-		s->n_col = a->n_col;
-		s->n_a = a;
-		dc_type_expr(cx, s);
-		call->n_args[i] = a = s;
-	}
-	if (!dc_type_is_scalar(&a->n_type) && a->n_type.ty_kind != DC_STRING)
-		dc_error(cx, a->n_line, a->n_col, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype: %s is not a scalar or string (use stringof() for char arrays)", call->n_str, i + 1, a->n_type.ty_name);
-}
-
-/*
- * printf(fmt, a, b): one PRINTF action per argument.  Every action carries
- * the format, as libdtrace writes it and as the loader's rule A3
- * (dof_load.c) demands of each printf-like action.  With no arguments the
- * one action's object is "ret %r0" typed as an 8-byte integer, as
- * libdtrace types it: the ECB then records something, so a record exists
- * for the consumer to print the format from (kdt.ko writes no record for
- * an ECB whose actions record 0 bytes).
- */
-static void
-ps_act_printf(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
-{
-	struct dc_node *f;
-	int i;
-
-	if (call->n_nargs < 1)
-		dc_error(cx, call->n_line, call->n_col, "D_PROTO_LEN", "printf( ) prototype mismatch: 0 args passed, at least 1 expected");
-	f = call->n_args[0];
-	if (f->n_kind != DN_STR)
-		dc_error(cx, f->n_line, f->n_col, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a string literal format");
-	if (f->n_len != strlen(f->n_str) || f->n_len == 0)
-		dc_error(cx, f->n_line, f->n_col, "D_PRINTF_FMT_EMPTY", "printf( ) format string is empty or contains a NUL byte");
-	for (i = 1; i < call->n_nargs; i++)
-		ps_value_arg(cx, call, i);
-	dc_printf_check(cx, call);
-	if (call->n_nargs == 1)
-		ps_add_action(cx, cl, DTRACEACT_PRINTF, f->n_str,
-		    dc_cg_object(cx, NULL, 8));
-	for (i = 1; i < call->n_nargs; i++)
-		ps_add_action(cx, cl, DTRACEACT_PRINTF, f->n_str,
-		    dc_cg_object(cx, call->n_args[i], -1));
-}
-
-static void
-ps_act_call(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
-{
-	if (strcmp(call->n_str, "trace") == 0) {
-		ps_nargs(cx, call, 1);
-		ps_value_arg(cx, call, 0);
-		ps_add_action(cx, cl, DTRACEACT_DIFEXPR, NULL,
-		    dc_cg_object(cx, call->n_args[0], -1));
-	} else if (strcmp(call->n_str, "printf") == 0) {
-		ps_act_printf(cx, cl, call);
-	} else if (strcmp(call->n_str, "exit") == 0) {
-		ps_nargs(cx, call, 1);
-		dc_type_expr(cx, call->n_args[0]);
-		if (call->n_args[0]->n_type.ty_kind != DC_INT)
-			dc_error(cx, call->n_args[0]->n_line, call->n_args[0]->n_col, "D_PROTO_ARG", "exit( ) argument #1 is incompatible with prototype: %s is not an integer", call->n_args[0]->n_type.ty_name);
-		ps_add_action(cx, cl, DTRACEACT_EXIT, NULL,
-		    dc_cg_object(cx, call->n_args[0], 4));
-	} else {
-		dc_error(cx, call->n_line, call->n_col, "D_IDENT_UNDEF", "failed to resolve %s: Unknown function name", call->n_str);
-	}
-}
-
-static void
-ps_statement(struct dc_ctx *cx, struct dc_clause *cl)
-{
-	struct dc_node *e = ps_expr(cx);
-
-	if (e->n_kind == DN_CALL) {
-		ps_act_call(cx, cl, e);
-		return;
-	}
-	dc_type_expr(cx, e);
-	ps_add_action(cx, cl, DTRACEACT_DIFEXPR, NULL, dc_cg_object(cx, e, 0));
 }
 
 static void
@@ -546,13 +762,171 @@ ps_body(struct dc_ctx *cx, struct dc_clause *cl)
 			dc_next(cx);
 			continue;
 		}
-		ps_statement(cx, cl);
+		dc_act_statement(cx, cl, ps_expr(cx));
 		if (TOK(cx) == DT_SEMI)
 			dc_next(cx);
 		else if (TOK(cx) != DT_RBRACE)
 			ps_syntax(cx);
 	}
 	dc_next(cx);
+}
+
+/* ---- top-level declarations ---- */
+
+static enum dc_scope
+ps_decl_scope(struct dc_ctx *cx)
+{
+	enum dc_scope sc = DS_GLOBAL;
+
+	for (;;) {
+		const char *s = cx->cx_tok.tk_text;
+
+		if (TOK(cx) != DT_IDENT)
+			return sc;
+		if (strcmp(s, "self") == 0)
+			sc = DS_THREAD;
+		else if (strcmp(s, "this") == 0)
+			sc = DS_LOCAL;
+		else if (strcmp(s, "extern") != 0 && strcmp(s, "static") != 0 &&
+		    strcmp(s, "register") != 0)
+			return sc;
+		dc_next(cx);
+	}
+}
+
+/* "[type, ...]" of an associative array declaration. */
+static void
+ps_decl_keys(struct dc_ctx *cx, struct dc_var *v)
+{
+	dc_next(cx);
+	v->va_array = 1;
+	while (TOK(cx) != DT_RBRACK) {
+		if (v->va_nkeys == DC_MAXKEYS)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_ARR_LONG", "associative array %s has more than the limit of %d keys", v->va_name, DC_MAXKEYS);
+		if (dc_parse_is_type(cx, &cx->cx_tok))
+			ps_type(cx, &v->va_keys[v->va_nkeys++]);
+		else
+			ps_syntax(cx);
+		if (TOK(cx) == DT_COMMA)
+			dc_next(cx);
+		else if (TOK(cx) != DT_RBRACK)
+			ps_syntax(cx);
+	}
+	dc_next(cx);
+}
+
+/* "int a[5]": a D array variable (by reference); 0 if not "[ N ]". */
+static int
+ps_decl_dim(struct dc_ctx *cx, struct dc_var *v)
+{
+	const char *p = cx->cx_src + cx->cx_pos;
+	struct dc_type el = v->va_type;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return 0;
+	dc_next(cx);
+	if (TOK(cx) != DT_INT || cx->cx_tok.tk_ival == 0 ||
+	    cx->cx_tok.tk_ival * el.ty_size > (16u << 10) ||
+	    el.ty_kind != DC_INT)
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRDIM", "array %s needs a positive constant dimension, integer elements and at most 16 KiB", v->va_name);
+	memset(&v->va_type, 0, sizeof (v->va_type));
+	v->va_type.ty_kind = DC_ARRAY;
+	v->va_type.ty_elsize = el.ty_size;
+	v->va_type.ty_elsigned = el.ty_signed;
+	v->va_type.ty_nelems = (uint32_t)cx->cx_tok.tk_ival;
+	v->va_type.ty_size = el.ty_size * v->va_type.ty_nelems;
+	v->va_type.ty_name = "array";
+	dc_next(cx);
+	ps_expect(cx, DT_RBRACK);
+	return 1;
+}
+
+static void
+ps_decl_var(struct dc_ctx *cx, enum dc_scope sc, const struct dc_type *ty)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	struct dc_var *v;
+
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	if (dc_var_lookup(cx, t->tk_text, sc) != NULL)
+		dc_error(cx, t->tk_line, t->tk_col, "D_DECL_IDRED", "identifier redeclared: %s", t->tk_text);
+	v = dc_var_get(cx, t->tk_text, sc, t->tk_line, t->tk_col);
+	v->va_type = *ty;
+	v->va_typed = 1;
+	dc_next(cx);
+	if (TOK(cx) == DT_LBRACK && ps_decl_dim(cx, v))
+		return;
+	if (TOK(cx) == DT_LBRACK) {
+		if (sc == DS_LOCAL)
+			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_LOCASSC", "associative arrays may not be declared as clause-local: this->%s", v->va_name);
+		ps_decl_keys(cx, v);
+	}
+}
+
+/* "inline type name = expr;" and "typedef type name;" */
+static void
+ps_decl_inline(struct dc_ctx *cx, int istypedef)
+{
+	struct dc_inline *in = dc_alloc(cx, sizeof (*in));
+	const struct dc_token *t = &cx->cx_tok;
+
+	memset(in, 0, sizeof (*in));
+	dc_next(cx);
+	ps_type(cx, &in->in_type);
+	if (TOK(cx) != DT_IDENT)
+		ps_syntax(cx);
+	if (dc_inline_lookup(cx, t->tk_text) != NULL)
+		dc_error(cx, t->tk_line, t->tk_col, "D_DECL_IDRED", "identifier redeclared: %s", t->tk_text);
+	in->in_name = t->tk_text;
+	dc_next(cx);
+	if (!istypedef) {
+		ps_expect(cx, DT_ASSIGN);
+		in->in_expr = ps_expr(cx);
+		dc_type_expr(cx, in->in_expr);
+		if (!dc_type_compat(&in->in_type, &in->in_expr->n_type))
+			dc_error(cx, in->in_expr->n_line, in->in_expr->n_col, "D_OP_INCOMPAT", "inline %s: expression of type %s is incompatible with declared type %s", in->in_name, in->in_expr->n_type.ty_name, in->in_type.ty_name);
+	}
+	in->in_next = cx->cx_inlines;
+	cx->cx_inlines = in;
+}
+
+static void
+ps_declaration(struct dc_ctx *cx)
+{
+	enum dc_scope sc;
+	struct dc_type ty;
+
+	if (strcmp(cx->cx_tok.tk_text, "inline") == 0 ||
+	    strcmp(cx->cx_tok.tk_text, "typedef") == 0) {
+		ps_decl_inline(cx, strcmp(cx->cx_tok.tk_text, "typedef") == 0);
+		ps_expect(cx, DT_SEMI);
+		return;
+	}
+	if (strcmp(cx->cx_tok.tk_text, "translator") == 0) {
+		dc_decl_translator(cx);
+		ps_expect(cx, DT_SEMI);
+		return;
+	}
+	if (strcmp(cx->cx_tok.tk_text, "provider") == 0)
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_UNSUP", "provider declarations (USDT) are not supported");
+	sc = ps_decl_scope(cx);
+	if (!dc_parse_is_type(cx, &cx->cx_tok))
+		ps_syntax(cx);
+	ps_type(cx, &ty);
+	if (TOK(cx) == DT_SEMI) {
+		dc_next(cx);
+		return;
+	}
+	for (;;) {
+		ps_decl_var(cx, sc, &ty);
+		if (TOK(cx) != DT_COMMA)
+			break;
+		dc_next(cx);
+	}
+	ps_expect(cx, DT_SEMI);
 }
 
 /* ---- probe descriptions, clauses, pragmas ---- */
@@ -590,6 +964,9 @@ ps_pdesc(struct dc_ctx *cx, struct dc_pdesc *pd)
 		    what[i]);
 		s = *c == ':' ? c + 1 : c;
 	}
+	if (n == 1 && (strncmp(f[3], "profile-", 8) == 0 ||
+	    strncmp(f[3], "tick-", 5) == 0))
+		f[0] = "profile";
 	pd->pd_prov = f[0];
 	pd->pd_mod = f[1];
 	pd->pd_func = f[2];
@@ -644,14 +1021,21 @@ ps_clause(struct dc_ctx *cx)
 
 	memset(cl, 0, sizeof (*cl));
 	ps_pdescs(cx, cl);
+	cx->cx_clause = cl;
 	if (TOK(cx) == DT_SLASH)
 		ps_predicate(cx, cl);
 	ps_body(cx, cl);
+	cx->cx_clause = NULL;
 	*cx->cx_tail = cl;
 	cx->cx_tail = &cl->cl_next;
 }
 
-/* "#pragma D option name[=value]"; a "#!" first line is ignored. */
+/*
+ * "#pragma D option name[=value]"; "#pragma D depends_on", "attributes"
+ * and "binding" are accepted and have no effect (kdt has one library
+ * level and no stability checks); "#line"-style cpp output and a "#!"
+ * first line are ignored.
+ */
 static void
 ps_pragma(struct dc_ctx *cx)
 {
@@ -659,15 +1043,26 @@ ps_pragma(struct dc_ctx *cx)
 	char word[3][64];
 	int n;
 
-	if (t->tk_line == 1 && strncmp(t->tk_text, "#!", 2) == 0) {
+	if ((t->tk_line == 1 && strncmp(t->tk_text, "#!", 2) == 0) ||
+	    (t->tk_text[1] == ' ' && t->tk_text[2] >= '0' &&
+	    t->tk_text[2] <= '9') || strncmp(t->tk_text, "#line", 5) == 0 ||
+	    strncmp(t->tk_text, "#ident", 6) == 0) {
 		dc_next(cx);
 		return;
 	}
 	n = sscanf(t->tk_text, "#%63s %63s %63s", word[0], word[1], word[2]);
 	if (n < 1 || strcmp(word[0], "pragma") != 0)
-		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_INVAL", "unsupported directive \"%s\": only #pragma D option is supported", t->tk_text);
-	if (n < 3 || strcmp(word[1], "D") != 0 || strcmp(word[2], "option") != 0)
-		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_INVAL", "unsupported pragma \"%s\": only #pragma D option name=value is supported", t->tk_text);
+		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_INVAL", "unsupported directive \"%s\": use -C to run the C preprocessor", t->tk_text);
+	if (n >= 3 && strcmp(word[1], "D") == 0 &&
+	    (strcmp(word[2], "depends_on") == 0 ||
+	    strcmp(word[2], "attributes") == 0 ||
+	    strcmp(word[2], "binding") == 0)) {
+		dc_next(cx);
+		return;
+	}
+	if (n < 3 || strcmp(word[1], "D") != 0 ||
+	    strcmp(word[2], "option") != 0)
+		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_INVAL", "unsupported pragma \"%s\": only #pragma D option, depends_on, attributes and binding are supported", t->tk_text);
 	if (sscanf(t->tk_text, "#%*s %*s %*s %63s %63s", word[0], word[1]) != 1)
 		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_MALFORM", "malformed #pragma D option: expected exactly one name[=value] in \"%s\"", t->tk_text);
 	dc_opt_set(cx, word[0], t->tk_line, t->tk_col);
@@ -689,6 +1084,9 @@ dc_parse_program(struct dc_ctx *cx)
 			break;
 		case DT_PDESC:
 			ps_clause(cx);
+			break;
+		case DT_IDENT:
+			ps_declaration(cx);
 			break;
 		default:
 			ps_syntax(cx);

@@ -3,10 +3,11 @@
  *
  * Walks a printf format the way the consumer's formatter will (flags,
  * width, precision, size prefix, conversion; reference 5.5) and checks
- * that each conversion has an argument of a fitting type.  Only the
- * conversions the skeleton's formatter handles are accepted: d i o u x X c
- * s p and %%.  Called by dc_parse.c for every printf statement, after the
- * arguments have been typed.
+ * that each conversion has an argument of a fitting type: integers for
+ * d i o u x X c C P T Y (and e E f g G, which D has no floating types
+ * for), integers or pointers for p a A I, strings for s S (and %ws, %ls).
+ * Called by dc_act.c for every printf-like statement, after the arguments
+ * have been typed.
  */
 #include <string.h>
 #include "dc_impl.h"
@@ -24,15 +25,21 @@ static int
 pf_want(struct dc_ctx *cx, const struct dc_node *f, const struct pf_conv *pc)
 {
 	switch (pc->pc_conv) {
-	case 'd': case 'i': case 'u': case 'c': return PF_INT;
-	case 'o': case 'x': case 'X': return PF_XINT;
-	case 'p': return PF_PTR;
-	case 's':
-		if (pc->pc_size != 0)
-			dc_error(cx, f->n_line, f->n_col, "D_PRINTF_CONV", "printf( ) format conversion %s: size prefixes are not valid with %%s", pc->pc_text);
+	case 'd': case 'i': case 'u': case 'c': case 'C': case 'P':
+	case 'T': case 'Y':
+		return PF_INT;
+	case 'o': case 'x': case 'X': case 'e': case 'E': case 'f':
+	case 'g': case 'G':
+		return PF_XINT;
+	case 'p': case 'a': case 'A': case 'I':
+		return PF_PTR;
+	case 's': case 'S':
+		if (pc->pc_size != 0 && pc->pc_size != 'l' &&
+		    pc->pc_size != 'w')
+			dc_error(cx, f->n_line, f->n_col, "D_PRINTF_CONV", "printf( ) format conversion %s: size prefixes other than l and w are not valid with %%%c", pc->pc_text, pc->pc_conv);
 		return PF_STR;
 	default:
-		dc_error(cx, f->n_line, f->n_col, "D_PRINTF_CONV", "printf( ) format conversion %s: '%c' is not a supported conversion (d i o u x X c s p %%)", pc->pc_text, pc->pc_conv);
+		dc_error(cx, f->n_line, f->n_col, "D_PRINTF_CONV", "printf( ) format conversion %s: '%c' is not a valid conversion (d i o u x X c s p a A C e E f g G I P S T Y %%)", pc->pc_text, pc->pc_conv);
 	}
 }
 
@@ -73,6 +80,10 @@ pf_parse(struct dc_ctx *cx, const struct dc_node *f, size_t *i,
 	if (s[j] == 'h') {
 		pc->pc_size = 'h';
 		j += s[j + 1] == 'h' ? 2 : 1;
+	} else if (s[j] == 'w' || s[j] == 'L' || s[j] == 'z' ||
+	    s[j] == 'j' || s[j] == 't') {
+		pc->pc_size = s[j] == 'w' ? 'w' : 'L';
+		j++;
 	} else if (s[j] == 'l') {
 		pc->pc_size = s[j + 1] == 'l' ? 'L' : 'l';
 		j += s[j + 1] == 'l' ? 2 : 1;

@@ -1,14 +1,22 @@
 /*
- * dc_type.c -- the D type system, as narrow as the skeleton needs.
+ * dc_type.c -- the D type system.
  *
  * Types are D integers (char 1, short 2, int 4, long and long long 8, with
  * unsigned variants), pointers (8 bytes; pointers to kernel structs keep
- * their BTF id so "->" can find members, dc_btf.c), strings (by reference,
- * strsize bytes when recorded), and two kinds that exist only as member
- * types: arrays (char name[56] -- only stringof() can use them) and
- * structs.  dc_type_expr() computes every node's type bottom-up, applying
- * C's usual arithmetic conversions, so trace(pid) records 4 bytes and
- * trace(arg0) 8.  Called by dc_parse.c before code generation.
+ * their BTF id so "->" can find members, dc_btf.c; pointers to integers
+ * keep the element size so "*p", "p[i]" and "p + n" scale by it),
+ * strings (by reference, strsize bytes when recorded or stored), and two
+ * kinds that exist only as member types: arrays (char name[56] -- only
+ * stringof() and indexing can use them) and structs.  dc_type_expr()
+ * computes every node's type bottom-up, applying C's usual arithmetic
+ * conversions, so trace(pid) records 4 bytes and trace(arg0) 8.
+ *
+ * Variables: built-ins come from the table below (reference 2.4); user
+ * variables (dc_var.c) take the type of the first value assigned to them
+ * (or their declaration), and every later assignment must be compatible.
+ * Associative arrays fix their key signature at first use; a mismatch is
+ * D_PROTO_LEN / D_PROTO_ARG as for a function prototype.  Called by
+ * dc_parse.c and dc_act.c before code generation.
  */
 #include <string.h>
 #include "dc_impl.h"
@@ -21,11 +29,16 @@ struct dc_builtin {
 	uint8_t		bi_signed;
 };
 
-/* Types per reference 2.4; cpu is kdt's DIF_VAR_CPU extension. */
+/* Types per reference 2.4; cpu and curcpu use kdt's DIF_VAR_CPU. */
 static const struct dc_builtin dc_builtins[] = {
+	{ "curthread", DIF_VAR_CURTHREAD, DC_PTR, 8, 0 },
 	{ "timestamp", DIF_VAR_TIMESTAMP, DC_INT, 8, 0 },
+	{ "vtimestamp", DIF_VAR_VTIMESTAMP, DC_INT, 8, 0 },
+	{ "ipl", DIF_VAR_IPL, DC_INT, 4, 0 },
 	{ "epid", DIF_VAR_EPID, DC_INT, 4, 0 },
 	{ "id", DIF_VAR_ID, DC_INT, 4, 0 },
+	{ "stackdepth", DIF_VAR_STACKDEPTH, DC_INT, 4, 0 },
+	{ "caller", DIF_VAR_CALLER, DC_INT, 8, 0 },
 	{ "probeprov", DIF_VAR_PROBEPROV, DC_STRING, 0, 0 },
 	{ "probemod", DIF_VAR_PROBEMOD, DC_STRING, 0, 0 },
 	{ "probefunc", DIF_VAR_PROBEFUNC, DC_STRING, 0, 0 },
@@ -33,7 +46,27 @@ static const struct dc_builtin dc_builtins[] = {
 	{ "pid", DIF_VAR_PID, DC_INT, 4, 1 },
 	{ "tid", DIF_VAR_TID, DC_INT, 4, 1 },
 	{ "execname", DIF_VAR_EXECNAME, DC_STRING, 0, 0 },
+	{ "zonename", DIF_VAR_ZONENAME, DC_STRING, 0, 0 },
+	{ "walltimestamp", DIF_VAR_WALLTIMESTAMP, DC_INT, 8, 1 },
+	{ "ustackdepth", DIF_VAR_USTACKDEPTH, DC_INT, 4, 0 },
+	{ "ucaller", DIF_VAR_UCALLER, DC_INT, 8, 0 },
+	{ "ppid", DIF_VAR_PPID, DC_INT, 4, 1 },
+	{ "uid", DIF_VAR_UID, DC_INT, 4, 0 },
+	{ "gid", DIF_VAR_GID, DC_INT, 4, 0 },
+	{ "errno", DIF_VAR_ERRNO, DC_INT, 4, 1 },
 	{ "cpu", DIF_VAR_CPU, DC_INT, 4, 1 },
+	{ "curcpu", DIF_VAR_CPU, DC_INT, 4, 1 },
+};
+
+/* Built-in arrays: args[], regs[], uregs[] (ldga). */
+struct dc_barray {
+	const char	*ba_name;
+	uint16_t	ba_id;
+};
+
+static const struct dc_barray dc_barrays[] = {
+	{ "args", DIF_VAR_ARGS }, { "regs", DIF_VAR_REGS },
+	{ "uregs", DIF_VAR_UREGS },
 };
 
 void
@@ -54,7 +87,7 @@ dc_type_int(struct dc_type *ty, uint32_t size, int sgn)
 		ty->ty_name = "integer";
 }
 
-static void
+void
 dc_type_string(struct dc_type *ty)
 {
 	memset(ty, 0, sizeof (*ty));
@@ -62,29 +95,70 @@ dc_type_string(struct dc_type *ty)
 	ty->ty_name = "string";
 }
 
+/* ty = pointer to el.  Names are fixed strings: messages only. */
+void
+dc_type_ptr_to(struct dc_type *ty, const struct dc_type *el)
+{
+	struct dc_type e = *el;
+
+	memset(ty, 0, sizeof (*ty));
+	ty->ty_kind = DC_PTR;
+	ty->ty_size = 8;
+	if (e.ty_kind == DC_INT) {
+		ty->ty_elsize = e.ty_size;
+		ty->ty_elsigned = e.ty_signed;
+		ty->ty_name = e.ty_size == 1 ? "char *" : "integer pointer";
+	} else if (e.ty_kind == DC_PTR || e.ty_kind == DC_STRING) {
+		ty->ty_elsize = 8;
+		ty->ty_name = "pointer to pointer";
+	} else if (e.ty_kind == DC_STRUCT) {
+		ty->ty_btf = e.ty_btf;
+		ty->ty_sou = e.ty_sou;
+		ty->ty_elsize = e.ty_size;
+		ty->ty_name = "struct pointer";
+	} else {
+		ty->ty_name = "void *";
+	}
+}
+
+static int
+dc_builtin_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof (dc_builtins) / sizeof (dc_builtins[0]); i++)
+		if (strcmp(dc_builtins[i].bi_name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* Fill "ty" for built-in variable "name"; returns its id or -1. */
 int
 dc_builtin_var(const char *name, struct dc_type *ty)
 {
-	size_t i;
+	const struct dc_builtin *b;
+	int i;
 
 	if (strncmp(name, "arg", 3) == 0 && name[3] >= '0' &&
 	    name[3] <= '9' && name[4] == '\0') {
 		dc_type_int(ty, 8, 1);
 		return DIF_VAR_ARG0 + (name[3] - '0');
 	}
-	for (i = 0; i < sizeof (dc_builtins) / sizeof (dc_builtins[0]); i++) {
-		const struct dc_builtin *b = &dc_builtins[i];
-
-		if (strcmp(b->bi_name, name) != 0)
-			continue;
-		if (b->bi_kind == DC_STRING)
-			dc_type_string(ty);
-		else
-			dc_type_int(ty, b->bi_size, b->bi_signed);
-		return b->bi_id;
+	i = dc_builtin_find(name);
+	if (i < 0)
+		return -1;
+	b = &dc_builtins[i];
+	if (b->bi_kind == DC_STRING) {
+		dc_type_string(ty);
+	} else if (b->bi_kind == DC_PTR) {
+		memset(ty, 0, sizeof (*ty));
+		ty->ty_kind = DC_PTR;
+		ty->ty_size = 8;
+		ty->ty_name = "struct task_struct *";
+	} else {
+		dc_type_int(ty, b->bi_size, b->bi_signed);
 	}
-	return -1;
+	return b->bi_id;
 }
 
 /* Name of built-in variable "id", or NULL. */
@@ -97,16 +171,39 @@ dc_builtin_name(uint32_t id)
 
 	if (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9)
 		return argn[id - DIF_VAR_ARG0];
+	for (i = 0; i < sizeof (dc_barrays) / sizeof (dc_barrays[0]); i++)
+		if (dc_barrays[i].ba_id == id)
+			return dc_barrays[i].ba_name;
 	for (i = 0; i < sizeof (dc_builtins) / sizeof (dc_builtins[0]); i++)
 		if (dc_builtins[i].bi_id == id)
 			return dc_builtins[i].bi_name;
 	return NULL;
 }
 
+static int
+dc_barray_id(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof (dc_barrays) / sizeof (dc_barrays[0]); i++)
+		if (strcmp(dc_barrays[i].ba_name, name) == 0)
+			return dc_barrays[i].ba_id;
+	return -1;
+}
+
 int
 dc_type_is_scalar(const struct dc_type *ty)
 {
 	return ty->ty_kind == DC_INT || ty->ty_kind == DC_PTR;
+}
+
+/* May a value of type b be stored where type a lives? */
+int
+dc_type_compat(const struct dc_type *a, const struct dc_type *b)
+{
+	if (a->ty_kind == DC_STRING || b->ty_kind == DC_STRING)
+		return a->ty_kind == b->ty_kind;
+	return dc_type_is_scalar(a) && dc_type_is_scalar(b);
 }
 
 /* Integer promotion then C's usual arithmetic conversions. */
@@ -139,6 +236,54 @@ dc_is_cmp(enum dc_tok op)
 	    op == DT_GT || op == DT_GE;
 }
 
+/*
+ * An arithmetic operator on a non-integer: + - * / need arithmetic
+ * operands (D_OP_ARITH), % and the bitwise and shift operators integral
+ * ones (D_OP_INT), as dtrace words it.
+ */
+static void __attribute__((noreturn))
+dc_type_opint(struct dc_ctx *cx, const struct dc_node *n,
+    const struct dc_type *bad)
+{
+	int arith = n->n_op == DT_PLUS || n->n_op == DT_MINUS ||
+	    n->n_op == DT_STAR || n->n_op == DT_SLASH;
+
+	dc_error(cx, n->n_line, n->n_col, arith ? "D_OP_ARITH" : "D_OP_INT", "operator %s requires operands of %s type, not %s", dc_tok_name(n->n_op), arith ? "arithmetic" : "integral", bad->ty_name);
+}
+
+/* x / 0 and x % 0 with a constant zero are rejected at compile time. */
+static void
+dc_type_divzero(struct dc_ctx *cx, const struct dc_node *n)
+{
+	if ((n->n_op == DT_SLASH || n->n_op == DT_PERCENT) &&
+	    n->n_b->n_kind == DN_INT && n->n_b->n_ival == 0)
+		dc_error(cx, n->n_line, n->n_col, "D_DIV_ZERO", "expression contains division by zero");
+}
+
+/* ptr + int, int + ptr, ptr - int, ptr - ptr: 1 when handled. */
+static int
+dc_type_ptrarith(struct dc_node *n, const struct dc_type *a,
+    const struct dc_type *b)
+{
+	if (n->n_op != DT_PLUS && n->n_op != DT_MINUS)
+		return 0;
+	if (a->ty_kind == DC_PTR && b->ty_kind == DC_INT) {
+		n->n_type = *a;
+		return 1;
+	}
+	if (n->n_op == DT_PLUS && a->ty_kind == DC_INT &&
+	    b->ty_kind == DC_PTR) {
+		n->n_type = *b;
+		return 1;
+	}
+	if (n->n_op == DT_MINUS && a->ty_kind == DC_PTR &&
+	    b->ty_kind == DC_PTR) {
+		dc_type_int(&n->n_type, 8, 1);
+		return 1;
+	}
+	return 0;
+}
+
 static void
 dc_type_binary(struct dc_ctx *cx, struct dc_node *n)
 {
@@ -149,6 +294,10 @@ dc_type_binary(struct dc_ctx *cx, struct dc_node *n)
 		dc_type_int(&n->n_type, 4, 1);
 		return;
 	}
+	if (!dc_is_cmp(n->n_op) && n->n_op != DT_LAND && n->n_op != DT_LOR &&
+	    n->n_op != DT_LXOR && (!dc_type_is_scalar(a) ||
+	    !dc_type_is_scalar(b)))
+		dc_type_opint(cx, n, !dc_type_is_scalar(a) ? a : b);
 	if (!dc_type_is_scalar(a))
 		dc_type_bad(cx, n, "left operand must be a scalar", a);
 	if (!dc_type_is_scalar(b))
@@ -158,10 +307,11 @@ dc_type_binary(struct dc_ctx *cx, struct dc_node *n)
 		dc_type_int(&n->n_type, 4, 1);
 		return;
 	}
-	if (a->ty_kind != DC_INT)
-		dc_type_bad(cx, n, "arithmetic needs integer operands", a);
-	if (b->ty_kind != DC_INT)
-		dc_type_bad(cx, n, "arithmetic needs integer operands", b);
+	if (dc_type_ptrarith(n, a, b))
+		return;
+	if (a->ty_kind != DC_INT || b->ty_kind != DC_INT)
+		dc_type_opint(cx, n, a->ty_kind != DC_INT ? a : b);
+	dc_type_divzero(cx, n);
 	if (n->n_op == DT_SHL || n->n_op == DT_SHR)
 		dc_type_arith(&n->n_type, a, a);
 	else
@@ -212,26 +362,410 @@ dc_type_stringof(struct dc_ctx *cx, struct dc_node *n)
 	dc_type_string(&n->n_type);
 }
 
+/* A user variable (or inline) read as an rvalue. */
+static void
+dc_type_uservar(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_var *v = dc_var_lookup(cx, n->n_str, n->n_scope);
+
+	if (v == NULL && n->n_scope == DS_GLOBAL)
+		dc_error(cx, n->n_line, n->n_col, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name", n->n_str);
+	if (v == NULL)
+		v = dc_var_get(cx, n->n_str, n->n_scope, n->n_line, n->n_col);
+	if (v->va_array)
+		dc_error(cx, n->n_line, n->n_col, "D_ARR_BADREF", "%s is an associative array and must be indexed: %s[...]", n->n_str, n->n_str);
+	if (!v->va_typed) {
+		dc_type_int(&v->va_type, 8, 1);
+		v->va_typed = 1;
+	}
+	n->n_var = v;
+	n->n_ival = v->va_id;
+	n->n_type = v->va_type;
+}
+
 static void
 dc_type_var(struct dc_ctx *cx, struct dc_node *n)
 {
-	int id = dc_builtin_var(n->n_str, &n->n_type);
+	struct dc_inline *in;
+	int id;
 
-	if (id < 0)
-		dc_error(cx, n->n_line, n->n_col, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name", n->n_str);
-	n->n_ival = (uint64_t)id;
+	if (n->n_scope == DS_BUILTIN)
+		n->n_scope = DS_GLOBAL;
+	if (n->n_scope == DS_GLOBAL && strcmp(n->n_str, "NULL") == 0 &&
+	    dc_var_lookup(cx, "NULL", DS_GLOBAL) == NULL) {
+		struct dc_type v;
+
+		memset(&v, 0, sizeof (v));
+		n->n_kind = DN_INT;
+		n->n_ival = 0;
+		dc_type_ptr_to(&n->n_type, &v);
+		return;
+	}
+	if (n->n_scope == DS_GLOBAL) {
+		id = dc_builtin_var(n->n_str, &n->n_type);
+		if (id == DIF_VAR_CURTHREAD)
+			n->n_type.ty_btf = dc_btf_struct_id(cx, "task_struct");
+		if (id >= 0) {
+			n->n_scope = DS_BUILTIN;
+			n->n_ival = (uint64_t)id;
+			return;
+		}
+		in = dc_inline_lookup(cx, n->n_str);
+		if (in != NULL && in->in_expr != NULL) {
+			*n = *in->in_expr;
+			n->n_type = in->in_type.ty_kind == DC_INT &&
+			    in->in_expr->n_type.ty_kind == DC_INT ?
+			    in->in_type : in->in_expr->n_type;
+			return;
+		}
+		if (dc_barray_id(n->n_str) >= 0)
+			dc_error(cx, n->n_line, n->n_col, "D_ARR_BADREF", "%s[ ] is an array and must be indexed", n->n_str);
+	}
+	dc_type_uservar(cx, n);
 }
 
 static void
 dc_type_cast(struct dc_ctx *cx, struct dc_node *n)
 {
+	const struct dc_type *a = &n->n_a->n_type;
+
+	if (n->n_type.ty_kind == DC_STRING && a->ty_kind == DC_STRING)
+		return;
+	if (!dc_type_is_scalar(a) || !dc_type_is_scalar(&n->n_type))
+		dc_error(cx, n->n_line, n->n_col, "D_CAST_INVAL", "invalid cast of %s to %s: only scalars can be cast", a->ty_name, n->n_type.ty_name);
+}
+
+/* Check the keys of a[k...] against (or fix) the array's signature. */
+static void
+dc_type_keys(struct dc_ctx *cx, struct dc_node *n, struct dc_var *v)
+{
+	int i;
+
+	for (i = 0; i < n->n_nargs; i++) {
+		struct dc_node *k = n->n_args[i];
+
+		dc_type_expr(cx, k);
+		if (!dc_type_is_scalar(&k->n_type) &&
+		    k->n_type.ty_kind != DC_STRING)
+			dc_error(cx, k->n_line, k->n_col, "D_ARR_KEYTYPE", "%s[ ] key #%d of type %s is not a scalar or string", v->va_name, i + 1, k->n_type.ty_name);
+	}
+	if (n->n_nargs > DC_MAXKEYS)
+		dc_error(cx, n->n_line, n->n_col, "D_ARR_LONG", "%s[ ] has %d keys, limit %d", v->va_name, n->n_nargs, DC_MAXKEYS);
+	if (v->va_nkeys == 0 && !v->va_typed) {
+		v->va_nkeys = n->n_nargs;
+		for (i = 0; i < n->n_nargs; i++)
+			v->va_keys[i] = n->n_args[i]->n_type;
+		return;
+	}
+	if (v->va_nkeys != n->n_nargs)
+		dc_error(cx, n->n_line, n->n_col, "D_PROTO_LEN", "%s[ ] prototype mismatch: %d key%s passed, %d expected", v->va_name, n->n_nargs, n->n_nargs == 1 ? "" : "s", v->va_nkeys);
+	for (i = 0; i < n->n_nargs; i++)
+		if (!dc_type_compat(&v->va_keys[i], &n->n_args[i]->n_type))
+			dc_error(cx, n->n_args[i]->n_line, n->n_args[i]->n_col, "D_PROTO_ARG", "%s[ ] key #%d is incompatible with prototype: %s is not %s", v->va_name, i + 1, n->n_args[i]->n_type.ty_name, v->va_keys[i].ty_name);
+}
+
+/* The associative array named by n->n_a (creating it for a store). */
+static struct dc_var *
+dc_type_assoc(struct dc_ctx *cx, struct dc_node *n, int store)
+{
+	struct dc_node *b = n->n_a;
+	enum dc_scope sc = b->n_scope == DS_THREAD ? DS_THREAD : DS_GLOBAL;
+	struct dc_var *v = dc_var_lookup(cx, b->n_str, sc);
+
+	if (b->n_scope == DS_LOCAL)
+		dc_error(cx, n->n_line, n->n_col, "D_ARR_LOCAL", "associative arrays may not be clause-local: this->%s", b->n_str);
+	if (v == NULL && !store && sc == DS_GLOBAL)
+		dc_error(cx, b->n_line, b->n_col, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name", b->n_str);
+	if (v == NULL) {
+		v = dc_var_get(cx, b->n_str, sc, b->n_line, b->n_col);
+		v->va_array = 1;
+	}
+	if (!v->va_array)
+		dc_error(cx, n->n_line, n->n_col, "D_IDX_SCALAR", "%s is a scalar variable and cannot be indexed", b->n_str);
+	dc_type_keys(cx, n, v);
+	n->n_var = v;
+	n->n_scope = sc;
+	n->n_ival = v->va_id;
+	if (!v->va_typed && !store) {
+		dc_type_int(&v->va_type, 8, 1);
+		v->va_typed = 1;
+	}
+	n->n_type = v->va_type;
+	return v;
+}
+
+/* p[i] on a pointer or a kernel array member: element type. */
+static void
+dc_type_ptrindex(struct dc_ctx *cx, struct dc_node *n)
+{
+	const struct dc_type *a;
+
+	n->n_scope = DS_GLOBAL;
+	dc_type_expr(cx, n->n_a);
+	a = &n->n_a->n_type;
+	if (n->n_nargs != 1)
+		dc_error(cx, n->n_line, n->n_col, "D_IDX_COUNT", "pointer or array index takes one value, %d given", n->n_nargs);
+	dc_type_expr(cx, n->n_args[0]);
+	if (n->n_args[0]->n_type.ty_kind != DC_INT)
+		dc_error(cx, n->n_line, n->n_col, "D_IDX_TYPE", "index of type %s is not an integer", n->n_args[0]->n_type.ty_name);
+	if ((a->ty_kind != DC_PTR && a->ty_kind != DC_ARRAY) ||
+	    a->ty_sou != NULL || a->ty_btf != 0 ||
+	    (a->ty_elsize != 1 && a->ty_elsize != 2 && a->ty_elsize != 4 &&
+	    a->ty_elsize != 8))
+		dc_error(cx, n->n_line, n->n_col, "D_IDX_BADTYPE", "operator [ ] cannot be applied to %s: needs an associative array, args[] or a pointer to integers", a->ty_name);
+	if (a->ty_kind == DC_PTR && a->ty_elsize == 8 && a->ty_elsigned == 0 &&
+	    strcmp(a->ty_name, "pointer to pointer") == 0) {
+		memset(&n->n_type, 0, sizeof (n->n_type));
+		n->n_type.ty_kind = DC_PTR;
+		n->n_type.ty_size = 8;
+		n->n_type.ty_name = "void *";
+		return;
+	}
+	dc_type_int(&n->n_type, a->ty_elsize, a->ty_elsigned);
+}
+
+/* args[], regs[], uregs[]: one integer index, ldga. */
+static void
+dc_type_barray(struct dc_ctx *cx, struct dc_node *n, int id)
+{
+	const struct dc_node *b = n->n_a;
+
+	if (n->n_nargs != 1)
+		dc_error(cx, n->n_line, n->n_col, "D_PROTO_LEN", "%s[ ] takes one index, %d given", b->n_str, n->n_nargs);
+	dc_type_expr(cx, n->n_args[0]);
+	if (n->n_args[0]->n_type.ty_kind != DC_INT)
+		dc_error(cx, n->n_line, n->n_col, "D_IDX_TYPE", "%s[ ] index of type %s is not an integer", b->n_str, n->n_args[0]->n_type.ty_name);
+	n->n_scope = DS_BUILTIN;
+	n->n_ival = (uint64_t)id;
+	if (id == DIF_VAR_ARGS && n->n_args[0]->n_kind == DN_INT &&
+	    dc_btf_fbt_arg(cx, n, n->n_args[0]->n_ival, &n->n_type))
+		return;
+	dc_type_int(&n->n_type, 8, id == DIF_VAR_ARGS);
+}
+
+/*
+ * x[...]: an associative array unless x names args[]/regs[]/uregs[], a
+ * scalar user variable (then x is a pointer being indexed), a built-in or
+ * an inline.
+ */
+static void
+dc_type_index(struct dc_ctx *cx, struct dc_node *n, int store)
+{
+	struct dc_node *b = n->n_a;
+	enum dc_scope sc;
+	struct dc_var *v;
+	struct dc_type t;
+	int id;
+
+	if (b->n_kind == DN_AGG)
+		dc_error(cx, n->n_line, n->n_col, "D_AGG_REF", "aggregation @%s cannot be used in an expression", b->n_str);
+	if (b->n_kind != DN_VAR) {
+		dc_type_ptrindex(cx, n);
+		return;
+	}
+	sc = b->n_scope == DS_BUILTIN ? DS_GLOBAL : b->n_scope;
+	if (sc == DS_GLOBAL && (id = dc_barray_id(b->n_str)) >= 0) {
+		dc_type_barray(cx, n, id);
+		return;
+	}
+	v = dc_var_lookup(cx, b->n_str, sc);
+	if ((v != NULL && !v->va_array) || (sc == DS_GLOBAL &&
+	    (dc_builtin_var(b->n_str, &t) >= 0 ||
+	    dc_inline_lookup(cx, b->n_str) != NULL)) ||
+	    (sc == DS_LOCAL && v == NULL && !store)) {
+		dc_type_ptrindex(cx, n);
+		return;
+	}
+	if (sc == DS_LOCAL)
+		dc_error(cx, n->n_line, n->n_col, "D_ARR_LOCAL", "associative arrays may not be clause-local: this->%s", b->n_str);
+	dc_type_assoc(cx, n, store);
+}
+
+/* *p = v, p[i] = v: a store into D memory (alloca), 1/2/4/8 bytes. */
+static void
+dc_type_memstore(struct dc_ctx *cx, struct dc_node *l)
+{
+	if (!dc_type_is_scalar(&l->n_type) || (l->n_type.ty_size != 1 &&
+	    l->n_type.ty_size != 2 && l->n_type.ty_size != 4 &&
+	    l->n_type.ty_size != 8))
+		dc_error(cx, l->n_line, l->n_col, "D_OP_WRITE", "operator = cannot store a value of type %s through a pointer", l->n_type.ty_name);
+}
+
+/* Check and type an lvalue; rhs (may be NULL) types undeclared vars. */
+static void
+dc_type_lvalue(struct dc_ctx *cx, struct dc_node *l, const struct dc_type *rhs)
+{
+	struct dc_var *v;
+
+	if (l->n_kind == DN_INDEX) {
+		dc_type_index(cx, l, 1);
+		if (l->n_scope == DS_BUILTIN)
+			dc_error(cx, l->n_line, l->n_col, "D_OP_WRITE", "operator = can only be applied to a writable variable; built-in arrays are read-only");
+		if (l->n_var == NULL) {
+			dc_type_memstore(cx, l);
+			return;
+		}
+		v = l->n_var;
+	} else if (l->n_kind == DN_DEREF || (l->n_kind == DN_MEMBER &&
+	    l->n_a->n_kind != DN_XLATE)) {
+		dc_type_expr(cx, l);
+		dc_type_memstore(cx, l);
+		return;
+	} else if (l->n_kind == DN_VAR) {
+		if (l->n_scope == DS_GLOBAL || l->n_scope == DS_BUILTIN) {
+			struct dc_type t;
+
+			if (dc_builtin_var(l->n_str, &t) >= 0 ||
+			    dc_barray_id(l->n_str) >= 0 ||
+			    dc_inline_lookup(cx, l->n_str) != NULL)
+				dc_error(cx, l->n_line, l->n_col, "D_OP_WRITE", "operator = can only be applied to a writable variable: %s is a built-in or inline", l->n_str);
+			l->n_scope = DS_GLOBAL;
+		}
+		v = dc_var_get(cx, l->n_str, l->n_scope, l->n_line, l->n_col);
+		if (v->va_array)
+			dc_error(cx, l->n_line, l->n_col, "D_ARR_BADREF", "%s is an associative array and must be indexed", l->n_str);
+		l->n_var = v;
+		l->n_ival = v->va_id;
+	} else {
+		dc_error(cx, l->n_line, l->n_col, "D_OP_LVAL", "operator = requires a variable on its left (kernel memory cannot be written)");
+	}
+	if (!v->va_typed && rhs != NULL) {
+		v->va_type = *rhs;
+		if (rhs->ty_kind == DC_INT && rhs->ty_size < 4)
+			dc_type_int(&v->va_type, rhs->ty_size, rhs->ty_signed);
+		v->va_typed = 1;
+	}
+	if (!v->va_typed) {
+		dc_type_int(&v->va_type, 8, 1);
+		v->va_typed = 1;
+	}
+	l->n_type = v->va_type;
+}
+
+void
+dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
+{
+	const struct dc_type *r;
+
+	dc_type_expr(cx, n->n_b);
+	r = &n->n_b->n_type;
+	if (r->ty_kind == DC_VOID || r->ty_kind == DC_STRUCT ||
+	    r->ty_kind == DC_ARRAY) {
+		if (r->ty_kind == DC_ARRAY && r->ty_elsize == 1) {
+			struct dc_node *s = dc_alloc(cx, sizeof (*s));
+
+			memset(s, 0, sizeof (*s));
+			s->n_kind = DN_STRINGOF;
+			s->n_line = n->n_b->n_line;
+			s->n_col = n->n_b->n_col;
+			s->n_a = n->n_b;
+			dc_type_string(&s->n_type);
+			n->n_b = s;
+			r = &s->n_type;
+		} else {
+			dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator = cannot assign a value of type %s", r->ty_name);
+		}
+	}
+	dc_type_lvalue(cx, n->n_a, r);
+	if (!dc_type_compat(&n->n_a->n_type, r))
+		dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator %s operands have incompatible types: %s = %s", n->n_op == DT_ASSIGN ? "=" : dc_tok_name(n->n_op), n->n_a->n_type.ty_name, r->ty_name);
+	if (n->n_op != DT_ASSIGN && (n->n_a->n_type.ty_kind == DC_STRING ||
+	    r->ty_kind != DC_INT || (n->n_a->n_type.ty_kind == DC_PTR &&
+	    n->n_op != DT_PLUS && n->n_op != DT_MINUS)))
+		dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator %s= needs an integer (or pointer += integer), not %s and %s", dc_tok_name(n->n_op), n->n_a->n_type.ty_name, r->ty_name);
+	n->n_type = n->n_a->n_type;
+}
+
+static void
+dc_type_incdec(struct dc_ctx *cx, struct dc_node *n)
+{
+	dc_type_lvalue(cx, n->n_a, NULL);
 	if (!dc_type_is_scalar(&n->n_a->n_type))
-		dc_error(cx, n->n_line, n->n_col, "D_CAST_INVAL", "invalid cast of %s to %s: only scalars can be cast", n->n_a->n_type.ty_name, n->n_type.ty_name);
+		dc_error(cx, n->n_line, n->n_col, "D_OP_SCALAR", "operator %s requires a scalar operand, not %s", dc_tok_name(n->n_op), n->n_a->n_type.ty_name);
+	n->n_type = n->n_a->n_type;
+}
+
+static void
+dc_type_deref(struct dc_ctx *cx, struct dc_node *n)
+{
+	const struct dc_type *a = &n->n_a->n_type;
+
+	if (a->ty_kind != DC_PTR)
+		dc_error(cx, n->n_line, n->n_col, "D_DEREF_NONPTR", "operator * cannot be applied to a non-pointer of type %s", a->ty_name);
+	if (a->ty_btf != 0 || a->ty_sou != NULL) {
+		memset(&n->n_type, 0, sizeof (n->n_type));
+		n->n_type.ty_kind = DC_STRUCT;
+		n->n_type.ty_btf = a->ty_btf;
+		n->n_type.ty_sou = a->ty_sou;
+		n->n_type.ty_size = a->ty_elsize;
+		n->n_type.ty_name = "struct";
+		return;
+	}
+	if (a->ty_elsize == 0)
+		dc_error(cx, n->n_line, n->n_col, "D_DEREF_VOID", "operator * cannot dereference a void pointer; cast it first");
+	dc_type_int(&n->n_type, a->ty_elsize, a->ty_elsigned);
+}
+
+static void
+dc_type_addr(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_node *a = n->n_a;
+
+	if (a->n_kind != DN_MEMBER && a->n_kind != DN_DEREF)
+		dc_error(cx, n->n_line, n->n_col, "D_ADDROF_VAR", "operator & can only take the address of kernel memory (a member or *p), not of a D variable");
+	dc_type_ptr_to(&n->n_type, &a->n_type);
+	if (a->n_type.ty_kind == DC_STRUCT || a->n_type.ty_kind == DC_ARRAY)
+		n->n_type.ty_btf = a->n_type.ty_kind == DC_STRUCT ?
+		    a->n_type.ty_btf : 0;
+}
+
+/* sizeof expr: a constant of type size_t. */
+static void
+dc_type_sizeof(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_node *a = n->n_a;
+
+	dc_type_expr(cx, a);
+	n->n_kind = DN_INT;
+	n->n_ival = a->n_type.ty_kind == DC_STRING ? dc_strsize(cx) :
+	    a->n_type.ty_size;
+	n->n_a = NULL;
+	dc_type_int(&n->n_type, 8, 0);
+}
+
+static void
+dc_type_call(struct dc_ctx *cx, struct dc_node *n)
+{
+	if (strcmp(n->n_str, "sizeof") == 0) {
+		dc_type_sizeof(cx, n);
+		return;
+	}
+	if (dc_act_is_action(n->n_str))
+		dc_error(cx, n->n_line, n->n_col, "D_ACT_EXPR", "%s( ) is an action and cannot be used inside an expression", n->n_str);
+	dc_subr_type(cx, n);
 }
 
 void
 dc_type_expr(struct dc_ctx *cx, struct dc_node *n)
 {
+	switch (n->n_kind) {
+	case DN_ASSIGN: dc_type_assign(cx, n); return;
+	case DN_INCDEC: dc_type_incdec(cx, n); return;
+	case DN_INDEX: dc_type_index(cx, n, 0); return;
+	case DN_CALL: dc_type_call(cx, n); return;
+	case DN_XLATE:
+		dc_error(cx, n->n_line, n->n_col, "D_XLATE_MEMB", "xlate( ) must be followed by a member: xlate <T> (e).m or xlate <T *> (e)->m");
+	case DN_MEMBER:
+		if (n->n_a->n_kind == DN_XLATE) {
+			dc_decl_xlate(cx, n);
+			return;
+		}
+		break;
+	case DN_AGG:
+		dc_error(cx, n->n_line, n->n_col, "D_AGG_REF", "aggregation @%s cannot be used in an expression", n->n_str);
+	default:
+		break;
+	}
 	if (n->n_a != NULL)
 		dc_type_expr(cx, n->n_a);
 	if (n->n_b != NULL)
@@ -239,20 +773,19 @@ dc_type_expr(struct dc_ctx *cx, struct dc_node *n)
 	if (n->n_c != NULL)
 		dc_type_expr(cx, n->n_c);
 	switch (n->n_kind) {
-	case DN_INT: break;
 	case DN_STR: dc_type_string(&n->n_type); break;
 	case DN_VAR: dc_type_var(cx, n); break;
 	case DN_UNARY: dc_type_unary(cx, n); break;
 	case DN_BINARY: dc_type_binary(cx, n); break;
 	case DN_COND: dc_type_cond(cx, n); break;
 	case DN_CAST: dc_type_cast(cx, n); break;
-	case DN_MEMBER: dc_btf_member(cx, n); break;
+	case DN_MEMBER:
+		if (!dc_decl_member(cx, n))
+			dc_btf_member(cx, n);
+		break;
 	case DN_STRINGOF: dc_type_stringof(cx, n); break;
-	case DN_CALL:
-		if (strcmp(n->n_str, "trace") == 0 ||
-		    strcmp(n->n_str, "printf") == 0 ||
-		    strcmp(n->n_str, "exit") == 0)
-			dc_error(cx, n->n_line, n->n_col, "D_ACT_EXPR", "%s( ) is an action and cannot be used inside an expression", n->n_str);
-		dc_error(cx, n->n_line, n->n_col, "D_IDENT_UNDEF", "failed to resolve %s: Unknown function name", n->n_str);
+	case DN_DEREF: dc_type_deref(cx, n); break;
+	case DN_ADDR: dc_type_addr(cx, n); break;
+	default: break;
 	}
 }

@@ -10,18 +10,27 @@
  *			DIR/cmdline
  *			(the kernel command-line words it needs)
  *	-a		claim the anonymous state and print it (consumer/kc.h)
+ *	otherwise	run it (consumer/kc_run.h: the userspace engine for
+ *			BEGIN/END/ERROR/profile/tick programs, or kdt.ko)
  *
- * Live tracing through /dev/kdt comes in a later version.  Exit status: 0
- * success, 1 compile (or claim) failure, 2 bad usage or I/O problems.
+ * Arguments after the options are the program's macro arguments ($1 ..,
+ * $$1 ..); -C runs cpp over the program with -D/-U/-I; -q, -b, -F map to
+ * options, -w permits destructive actions, -Z empty probe matches.
+ * Exit status: what the program passes to exit() when it runs; 0 success,
+ * 1 compile (or claim, or run setup) failure, 2 bad usage or I/O problems.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "compiler/dc.h"
 #include "consumer/kc.h"
+#include "consumer/kc_run.h"
 
 #define KDT_EXIT_OK	0
 #define KDT_EXIT_FAIL	1
@@ -36,19 +45,33 @@ struct km_args {
 	int		ka_dis;		/* -S */
 	int		ka_anon;	/* -A */
 	int		ka_claim;	/* -a */
+	int		ka_cpp;		/* -C */
+	int		ka_quiet;	/* -q */
+	const char	*ka_cppargs[DC_MAXOPTS];	/* -D -U -I as given */
+	int		ka_ncppargs;
+	char		ka_bufopt[80];	/* -b SIZE as "bufsize=SIZE" */
+	const char	**ka_argv;	/* macro arguments, $0 first */
 	struct dc_opts	ka_dc;
 };
 
 static void
 km_usage(FILE *fp)
 {
-	fputs("Usage: kdt [-aAeqS] [-o output] [-x opt[=val]] [--btf=PATH]\n"
-	    "\t[-s script] [-n 'probe-description { actions }']\n"
+	fputs("Usage: kdt [-aACeFqSvwZ] [-b bufsz] [-o output] [-x opt[=val]]\n"
+	    "\t[-D name[=def]] [-U name] [-I path] [--btf=PATH]\n"
+	    "\t[-s script] [-n 'probe-description { actions }'] [args ...]\n"
 	    "\n"
-	    "\t-s  compile the D program in the given file\n"
-	    "\t-n  compile the D program text given on the command line\n"
+	    "\t-s  run the D program in the given file (args are $1, $2 ...)\n"
+	    "\t-n  run the D program text given on the command line\n"
 	    "\t-e  exit after compiling (with -o FILE: write the DOF there)\n"
 	    "\t-S  print the DIF code generated for each clause\n"
+	    "\t-C  run the C preprocessor (cpp -P) over the program first,\n"
+	    "\t    with -D, -U and -I passed to it\n"
+	    "\t-b  principal buffer size (option bufsize)\n"
+	    "\t-w  permit destructive actions\n"
+	    "\t-Z  permit probe descriptions that match no probes\n"
+	    "\t-F  indent function entry and return (option flowindent)\n"
+	    "\t-v  verbose (accepted)\n"
 	    "\t-A  with -o DIR: write an anonymous (boot-time) enabling to\n"
 	    "\t    DIR/anon.dof and its kernel command line to DIR/cmdline\n"
 	    "\t-a  claim the anonymous enabling's data and print it\n"
@@ -93,14 +116,87 @@ static int
 km_badopt(int c, const char *arg)
 {
 	if (c == 0 || c == '?')
-		fprintf(stderr, "kdt: unknown option %s\n", arg);
+		fprintf(stderr, "kdt: unknown option %s\n", arg != NULL ? arg : "?");
 	else
 		fprintf(stderr, "kdt: option -%c requires an argument\n", c);
 	fprintf(stderr, "kdt: try 'kdt --help' for usage\n");
 	return KDT_EXIT_USAGE;
 }
 
-/* Returns -1 to go on, else the exit status. */
+static int
+km_add_cpparg(struct km_args *a, int c, const char *arg)
+{
+	char *p;
+
+	if (a->ka_ncppargs == DC_MAXOPTS) {
+		fprintf(stderr, "kdt: too many -D, -U and -I options (limit %d)\n", DC_MAXOPTS);
+		return -1;
+	}
+	p = malloc(strlen(arg) + 3);
+	if (p == NULL) {
+		fprintf(stderr, "kdt: out of memory\n");
+		return -1;
+	}
+	snprintf(p, strlen(arg) + 3, "-%c%s", c, arg);
+	a->ka_cppargs[a->ka_ncppargs++] = p;
+	return 0;
+}
+
+/* One option letter; returns -1 to go on, else the exit status. */
+static int
+km_opt(struct km_args *a, int c, char **argv)
+{
+	switch (c) {
+	case 's':
+		if (a->ka_script != NULL) {
+			fprintf(stderr, "kdt: only one -s script may be given\n");
+			return KDT_EXIT_USAGE;
+		}
+		a->ka_script = optarg;
+		return -1;
+	case 'n': return km_add_text(a, optarg) != 0 ? KDT_EXIT_USAGE : -1;
+	case 'e': a->ka_compile_only = 1; return -1;
+	case 'S': a->ka_dis = 1; return -1;
+	case 'x': return km_add_xopt(a, optarg) != 0 ? KDT_EXIT_USAGE : -1;
+	case 'q':
+		a->ka_quiet = 1;
+		return km_add_xopt(a, "quiet") != 0 ? KDT_EXIT_USAGE : -1;
+	case 'F':
+		return km_add_xopt(a, "flowindent") != 0 ? KDT_EXIT_USAGE : -1;
+	case 'b':
+		snprintf(a->ka_bufopt, sizeof (a->ka_bufopt), "bufsize=%s",
+		    optarg);
+		return km_add_xopt(a, a->ka_bufopt) != 0 ? KDT_EXIT_USAGE : -1;
+	case 'w': a->ka_dc.dco_destructive = 1; return -1;
+	case 'Z': a->ka_dc.dco_zdefs = 1; return -1;
+	case 'v': return -1;
+	case 'C': a->ka_cpp = 1; return -1;
+	case 'D': case 'U': case 'I':
+		return km_add_cpparg(a, c, optarg) != 0 ? KDT_EXIT_USAGE : -1;
+	case 'o': a->ka_out = optarg; return -1;
+	case 'A': a->ka_anon = 1; return -1;
+	case 'a': a->ka_claim = 1; return -1;
+	case 'B': a->ka_dc.dco_btf = optarg; return -1;
+	case 'h':
+		km_usage(stdout);
+		return KDT_EXIT_OK;
+	case ':':
+		return km_badopt(optopt, NULL);
+	default:
+		if (optopt != 0) {
+			char bad[8];
+
+			snprintf(bad, sizeof (bad), "-%c", optopt);
+			return km_badopt('?', bad);
+		}
+		return km_badopt('?', argv[optind - 1]);
+	}
+}
+
+/*
+ * Returns -1 to go on, else the exit status.  Arguments after the options
+ * are the program's macro arguments ($1, $2, ...); $0 is the script.
+ */
 static int
 km_parse(struct km_args *a, int argc, char **argv)
 {
@@ -109,56 +205,25 @@ km_parse(struct km_args *a, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char bad[8];
-	int c;
+	int c, rc, i;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:eSx:qo:Aah", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (a->ka_script != NULL) {
-				fprintf(stderr, "kdt: only one -s script may be given\n");
-				return KDT_EXIT_USAGE;
-			}
-			a->ka_script = optarg;
-			break;
-		case 'n':
-			if (km_add_text(a, optarg) != 0)
-				return KDT_EXIT_USAGE;
-			break;
-		case 'e': a->ka_compile_only = 1; break;
-		case 'S': a->ka_dis = 1; break;
-		case 'x':
-			if (km_add_xopt(a, optarg) != 0)
-				return KDT_EXIT_USAGE;
-			break;
-		case 'q':
-			if (km_add_xopt(a, "quiet") != 0)
-				return KDT_EXIT_USAGE;
-			break;
-		case 'o': a->ka_out = optarg; break;
-		case 'A': a->ka_anon = 1; break;
-		case 'a': a->ka_claim = 1; break;
-		case 'B': a->ka_dc.dco_btf = optarg; break;
-		case 'h':
-			km_usage(stdout);
-			return KDT_EXIT_OK;
-		case ':':
-			return km_badopt(optopt, NULL);
-		default:
-			if (optopt != 0) {
-				snprintf(bad, sizeof (bad), "-%c", optopt);
-				return km_badopt('?', bad);
-			}
-			return km_badopt('?', argv[optind - 1]);
-		}
+	while ((c = getopt_long(argc, argv, "+:s:n:eSx:qo:Aahb:wZvFCD:U:I:",
+	    longopts, NULL)) != -1) {
+		rc = km_opt(a, c, argv);
+		if (rc >= 0)
+			return rc;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "kdt: unexpected argument '%s'\n", argv[optind]);
-		fprintf(stderr, "kdt: try 'kdt --help' for usage\n");
+	a->ka_argv = calloc((size_t)(argc - optind + 2), sizeof (char *));
+	if (a->ka_argv == NULL) {
+		fprintf(stderr, "kdt: out of memory\n");
 		return KDT_EXIT_USAGE;
 	}
+	a->ka_argv[0] = a->ka_script != NULL ? a->ka_script : argv[0];
+	for (i = optind; i < argc; i++)
+		a->ka_argv[i - optind + 1] = argv[i];
+	a->ka_dc.dco_argv = a->ka_argv;
+	a->ka_dc.dco_argc = argc - optind + 1;
 	return -1;
 }
 
@@ -249,34 +314,179 @@ km_anon_write(const char *dir, const struct dc_out *o)
 	return KDT_EXIT_OK;
 }
 
+/* Read all of fd into a malloc'ed, NUL-terminated buffer. */
+static char *
+km_read_fd(int fd, size_t *lenp)
+{
+	char *buf = NULL, *nb;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 8192;
+			nb = realloc(buf, cap + 1);
+			if (nb == NULL) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n > 0)
+			len += (size_t)n;
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+/*
+ * -C: run "cpp -P" (with the -D, -U and -I options) over the program
+ * text, fed on its standard input; returns the preprocessed text.
+ */
+static char *
+km_cpp(struct km_args *a, const char *src, size_t len, size_t *outlen)
+{
+	const char *argv[DC_MAXOPTS + 4];
+	int in[2], out[2], st, i, n = 0;
+	char *res;
+	pid_t pid;
+
+	argv[n++] = "cpp";
+	argv[n++] = "-P";
+	for (i = 0; i < a->ka_ncppargs; i++)
+		argv[n++] = a->ka_cppargs[i];
+	argv[n] = NULL;
+	if (pipe(in) != 0 || pipe(out) != 0) {
+		fprintf(stderr, "kdt: failed to run cpp: %s\n", strerror(errno));
+		return NULL;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execvp("cpp", (char *const *)argv);
+		fprintf(stderr, "kdt: failed to run cpp: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	if (pid > 0 && write(in[1], src, len) != (ssize_t)len)
+		fprintf(stderr, "kdt: failed to write %zu bytes to cpp: %s\n", len, strerror(errno));
+	close(in[1]);
+	res = pid > 0 ? km_read_fd(out[0], outlen) : NULL;
+	close(out[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "kdt: failed to preprocess %s with cpp\n", a->ka_script != NULL ? a->ka_script : "the program");
+		free(res);
+		return NULL;
+	}
+	return res;
+}
+
+/* The program text: the -s file or the -n texts, through cpp with -C. */
+static char *
+km_source(struct km_args *a, size_t *lenp)
+{
+	char *src, *pp;
+
+	if (a->ka_script != NULL) {
+		src = km_read_file(a->ka_script, lenp);
+		if (src == NULL)
+			return NULL;
+	} else {
+		src = strdup(a->ka_text);
+		*lenp = a->ka_textlen;
+		if (src == NULL)
+			return NULL;
+	}
+	if (!a->ka_cpp)
+		return src;
+	pp = km_cpp(a, src, *lenp, lenp);
+	free(src);
+	return pp;
+}
+
+/*
+ * Diagnostics: the positional form for humans, then dtrace's line
+ * ("failed to compile script x.d: [D_TAG] line N: message", the tag only
+ * with -x errtags), which tests and scripts parse.
+ */
+static void
+km_diag(const struct km_args *a, const struct dc_out *o, const char *name)
+{
+	char tag[64] = "";
+
+	if (o->dco_errtags && o->dco_tag != NULL)
+		snprintf(tag, sizeof (tag), "[%s] ", o->dco_tag);
+	fprintf(stderr, "%s\n", o->dco_diag);
+	if (o->dco_line == 0)
+		fprintf(stderr, "kdt: failed to compile %s: %s%s\n", name, tag, o->dco_msg);
+	else if (a->ka_script != NULL)
+		fprintf(stderr, "kdt: failed to compile script %s: %sline %d: %s\n", a->ka_script, tag, o->dco_line, o->dco_msg);
+	else
+		fprintf(stderr, "kdt: invalid probe specifier: %sline %d: %s\n", tag, o->dco_line, o->dco_msg);
+}
+
 static int
 km_compile(struct km_args *a, struct dc_out *o)
 {
 	const char *name = a->ka_script != NULL ? a->ka_script : "-n";
-	char *src = a->ka_text;
-	size_t len = a->ka_textlen;
+	size_t len;
+	char *src;
 	int rc;
 
-	if (a->ka_script != NULL) {
-		src = km_read_file(a->ka_script, &len);
-		if (src == NULL)
-			return KDT_EXIT_USAGE;
-	}
+	src = km_source(a, &len);
+	if (src == NULL)
+		return KDT_EXIT_USAGE;
 	if (a->ka_dis)
 		a->ka_dc.dco_dis = stdout;
 	rc = dc_compile(src, len, name, &a->ka_dc, o);
-	if (a->ka_script != NULL)
-		free(src);
+	free(src);
 	if (rc == 0)
 		return KDT_EXIT_OK;
-	fprintf(stderr, "%s\n", o->dco_diag);
-	if (o->dco_line == 0)
-		fprintf(stderr, "kdt: failed to compile %s: %s\n", name, o->dco_msg);
-	else if (a->ka_script != NULL)
-		fprintf(stderr, "kdt: failed to compile script %s: line %d: %s\n", a->ka_script, o->dco_line, o->dco_msg);
-	else
-		fprintf(stderr, "kdt: invalid probe specifier: line %d: %s\n", o->dco_line, o->dco_msg);
+	km_diag(a, o, name);
 	return KDT_EXIT_FAIL;
+}
+
+/*
+ * Run the compiled program on an engine (consumer/kc_run.h).  For -n the
+ * notice names the probe description as dtrace does ("description
+ * 'BEGIN ' matched 1 probe"): the text up to the predicate or body.
+ */
+static int
+km_exec(struct km_args *a, const struct dc_out *o)
+{
+	struct kc_run_opts ro;
+	char *desc = NULL;
+	int rc;
+
+	memset(&ro, 0, sizeof (ro));
+	ro.ro_prog = "kdt";
+	ro.ro_is_script = a->ka_script != NULL;
+	if (a->ka_script != NULL) {
+		ro.ro_input = a->ka_script;
+	} else {
+		desc = strdup(a->ka_text);
+		if (desc == NULL) {
+			fprintf(stderr, "kdt: out of memory\n");
+			return KDT_EXIT_USAGE;
+		}
+		desc[strcspn(desc, "{/\n")] = '\0';
+		ro.ro_input = desc;
+	}
+	ro.ro_engine = o->dco_engine == 1 ? KC_ENGINE_USER :
+	    o->dco_engine == 2 ? KC_ENGINE_KERNEL : KC_ENGINE_AUTO;
+	ro.ro_quiet = a->ka_quiet || o->dco_quiet;
+	ro.ro_destructive = a->ka_dc.dco_destructive || o->dco_destructive;
+	fflush(stdout);
+	rc = kc_run(o->dco_dof, o->dco_dofsz, &ro, stdout, stderr);
+	free(desc);
+	return rc;
 }
 
 static int
@@ -307,10 +517,8 @@ km_run(struct km_args *a)
 	else if (a->ka_out != NULL)
 		rc = km_write_file(a->ka_out, o.dco_dof, o.dco_dofsz) == 0 ?
 		    KDT_EXIT_OK : KDT_EXIT_USAGE;
-	else if (!a->ka_compile_only && !a->ka_dis) {
-		fprintf(stderr, "kdt: live tracing through /dev/kdt arrives in a later version; use -e, -S, -A -o DIR or -a\n");
-		rc = KDT_EXIT_USAGE;
-	}
+	else if (!a->ka_compile_only && !a->ka_dis)
+		rc = km_exec(a, &o);
 	dc_out_free(&o);
 	return rc;
 }
@@ -326,5 +534,8 @@ main(int argc, char **argv)
 	if (rc < 0)
 		rc = km_run(&a);
 	free(a.ka_text);
+	free(a.ka_argv);
+	while (a.ka_ncppargs > 0)
+		free((char *)a.ka_cppargs[--a.ka_ncppargs]);
 	return rc;
 }

@@ -101,9 +101,9 @@ START_TEST(err_D_IDENT_UNDEF_unknown_builtin)
 }
 END_TEST
 
-START_TEST(err_D_IDENT_UNDEF_unknown_function)
+START_TEST(err_D_FUNC_UNDEF_unknown_function)
 {
-	tc_reject("BEGIN { frob(1); }", "D_IDENT_UNDEF", 1, 9);
+	tc_reject("BEGIN { frob(1); }", "D_FUNC_UNDEF", 1, 9);
 }
 END_TEST
 
@@ -160,9 +160,9 @@ START_TEST(err_D_PRAGMA_OPTSET_unknown_option)
 }
 END_TEST
 
-START_TEST(err_D_OP_INCOMPAT_string_plus_int)
+START_TEST(err_D_OP_ARITH_string_plus_int)
 {
-	tc_reject("BEGIN { trace(execname + 1); }", "D_OP_INCOMPAT", 1, 24);
+	tc_reject("BEGIN { trace(execname + 1); }", "D_OP_ARITH", 1, 24);
 }
 END_TEST
 
@@ -172,10 +172,10 @@ START_TEST(err_D_PDESC_INVAL_five_fields)
 }
 END_TEST
 
-START_TEST(err_D_MEMBER_NAME_unknown_member)
+START_TEST(err_D_TYPE_MEMBER_unknown_member)
 {
 	tc_reject("BEGIN { trace(((struct module *)arg0)->nmae); }",
-	    "D_MEMBER_NAME", 1, 38);
+	    "D_TYPE_MEMBER", 1, 38);
 }
 END_TEST
 
@@ -615,7 +615,7 @@ compiler_suite(void)
 	tcase_add_test(e, err_D_SYNTAX_string_at_eof);
 	tcase_add_test(e, err_D_SYNTAX_unterminated_comment);
 	tcase_add_test(e, err_D_IDENT_UNDEF_unknown_builtin);
-	tcase_add_test(e, err_D_IDENT_UNDEF_unknown_function);
+	tcase_add_test(e, err_D_FUNC_UNDEF_unknown_function);
 	tcase_add_test(e, err_D_PRINTF_ARG_TYPE_string_for_d);
 	tcase_add_test(e, err_D_PRINTF_ARG_TYPE_int_for_s);
 	tcase_add_test(e, err_D_PRINTF_CONV_bad_conversion);
@@ -624,9 +624,9 @@ compiler_suite(void)
 	tcase_add_test(e, err_D_PROTO_LEN_trace_two_args);
 	tcase_add_test(e, err_D_PROTO_LEN_exit_no_arg);
 	tcase_add_test(e, err_D_PRAGMA_OPTSET_unknown_option);
-	tcase_add_test(e, err_D_OP_INCOMPAT_string_plus_int);
+	tcase_add_test(e, err_D_OP_ARITH_string_plus_int);
 	tcase_add_test(e, err_D_PDESC_INVAL_five_fields);
-	tcase_add_test(e, err_D_MEMBER_NAME_unknown_member);
+	tcase_add_test(e, err_D_TYPE_MEMBER_unknown_member);
 	tcase_add_test(e, err_D_OP_SOU_arrow_on_integer_pointer);
 	tcase_add_test(e, err_D_NOREG_deep_expression);
 	tcase_add_test(e, err_D_BTF_LOAD_missing_file);

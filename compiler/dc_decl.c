@@ -1,0 +1,393 @@
+/*
+ * dc_decl.c -- types and translators defined in D.
+ *
+ * A D program may define its own types:
+ *
+ *	struct point { int x; int y; };      union u { int i; char c[4]; };
+ *	enum color { RED, GREEN = 5, BLUE };
+ *	translator struct out < struct in *p > { sum = p->a + p->b; };
+ *
+ * Structs and unions are laid out by C's rules (each member at the next
+ * multiple of its alignment, the size rounded up to the largest member
+ * alignment; a union's members all at offset 0) and live in the
+ * compilation's list (cx_sous); a struct name without a D definition is
+ * looked up in kernel BTF (dc_btf.c).  Enumerators become integer inlines.
+ * A translator keeps its member expressions as parse trees; "xlate <T>
+ * (e).m" and "xlate <T *> (e)->m" are resolved here at compile time by
+ * copying the member's tree with the parameter replaced by e (the kernel
+ * validator rejects xlate instructions, reference 2.3).
+ *
+ * Called by the parser (dc_parse.c) for type names and declarations and
+ * by the type checker (dc_type.c) for member access on these types.
+ */
+#include <string.h>
+#include "dc_impl.h"
+
+#define DC_MAXMEMBERS	128
+#define DC_MAXSOUNEST	16	/* struct definitions inside members */
+
+uint32_t
+dc_type_align(const struct dc_type *ty)
+{
+	switch (ty->ty_kind) {
+	case DC_INT: return ty->ty_size != 0 ? ty->ty_size : 1;
+	case DC_ARRAY: return ty->ty_elsize != 0 ? ty->ty_elsize : 1;
+	case DC_STRUCT: return ty->ty_sou != NULL ? ty->ty_sou->so_align : 8;
+	default: return 8;
+	}
+}
+
+static struct dc_sou *
+dc_sou_find(struct dc_ctx *cx, const char *name, int isunion)
+{
+	struct dc_sou *so;
+
+	for (so = cx->cx_sous; so != NULL; so = so->so_next)
+		if (so->so_union == isunion && strcmp(so->so_name, name) == 0)
+			return so;
+	return NULL;
+}
+
+/* "type name [N], name2;" inside a struct body: append the members. */
+static void
+dc_sou_members(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *mems)
+{
+	struct dc_type base, ty;
+	const struct dc_token *t = &cx->cx_tok;
+
+	if (!dc_parse_is_type(cx, t))
+		dc_parse_syntax(cx);
+	dc_parse_type(cx, &base);
+	for (;;) {
+		ty = base;
+		if (t->tk_kind != DT_IDENT)
+			dc_parse_syntax(cx);
+		if (so->so_nmems == DC_MAXMEMBERS)
+			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_MAX", "%s %s has more than the limit of %d members", so->so_union ? "union" : "struct", so->so_name, DC_MAXMEMBERS);
+		mems[so->so_nmems].me_name = t->tk_text;
+		dc_next(cx);
+		if (t->tk_kind == DT_LBRACK) {
+			dc_next(cx);
+			if (t->tk_kind != DT_INT || t->tk_ival == 0 ||
+			    t->tk_ival > 0xffffff)
+				dc_error(cx, t->tk_line, t->tk_col, "D_DECL_ARRDIM", "array dimension of member %s must be a positive integer constant", mems[so->so_nmems].me_name);
+			ty.ty_kind = DC_ARRAY;
+			ty.ty_elsize = base.ty_size;
+			ty.ty_elsigned = base.ty_signed;
+			ty.ty_nelems = (uint32_t)t->tk_ival;
+			ty.ty_size = base.ty_size * ty.ty_nelems;
+			ty.ty_name = "array";
+			dc_next(cx);
+			dc_parse_expect(cx, DT_RBRACK);
+		}
+		mems[so->so_nmems++].me_type = ty;
+		if (t->tk_kind != DT_COMMA)
+			break;
+		dc_next(cx);
+	}
+	dc_parse_expect(cx, DT_SEMI);
+}
+
+/* C layout of the members parsed into so. */
+static void
+dc_sou_layout(struct dc_sou *so)
+{
+	uint32_t off = 0, al, i;
+
+	so->so_align = 1;
+	for (i = 0; i < (uint32_t)so->so_nmems; i++) {
+		struct dc_member *m = &so->so_mems[i];
+
+		al = dc_type_align(&m->me_type);
+		if (al > so->so_align)
+			so->so_align = al;
+		if (so->so_union) {
+			m->me_off = 0;
+			if (m->me_type.ty_size > off)
+				off = m->me_type.ty_size;
+			continue;
+		}
+		off = (off + al - 1) / al * al;
+		m->me_off = off;
+		off += m->me_type.ty_size;
+	}
+	so->so_size = (off + so->so_align - 1) / so->so_align * so->so_align;
+}
+
+static void
+dc_sou_define(struct dc_ctx *cx, struct dc_sou *so, int line, int col)
+{
+	struct dc_member mems[DC_MAXMEMBERS];
+
+	if (so->so_defined)
+		dc_error(cx, line, col, "D_DECL_TYPERED", "%s %s is already defined", so->so_union ? "union" : "struct", so->so_name);
+	if (++cx->cx_sounest > DC_MAXSOUNEST)
+		dc_error(cx, line, col, "D_DECL_NEST", "%s %s: type definitions are nested more than the limit of %d levels", so->so_union ? "union" : "struct", so->so_name, DC_MAXSOUNEST);
+	dc_next(cx);
+	so->so_nmems = 0;
+	while (cx->cx_tok.tk_kind != DT_RBRACE)
+		dc_sou_members(cx, so, mems);
+	dc_next(cx);
+	if (so->so_nmems == 0)
+		dc_error(cx, line, col, "D_DECL_EMPTY", "%s %s has no members", so->so_union ? "union" : "struct", so->so_name);
+	so->so_mems = dc_alloc(cx, sizeof (mems[0]) * (size_t)so->so_nmems);
+	memcpy(so->so_mems, mems, sizeof (mems[0]) * (size_t)so->so_nmems);
+	dc_sou_layout(so);
+	so->so_defined = 1;
+	cx->cx_sounest--;
+}
+
+/* "enum name { A, B = 5, C }": the enumerators become int inlines. */
+static void
+dc_enum_define(struct dc_ctx *cx)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	int64_t v = 0;
+
+	dc_next(cx);
+	while (t->tk_kind != DT_RBRACE) {
+		struct dc_inline *in = dc_alloc(cx, sizeof (*in));
+		struct dc_node *n = dc_alloc(cx, sizeof (*n));
+
+		if (t->tk_kind != DT_IDENT)
+			dc_parse_syntax(cx);
+		if (dc_inline_lookup(cx, t->tk_text) != NULL)
+			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_IDRED", "identifier redeclared: %s", t->tk_text);
+		memset(in, 0, sizeof (*in));
+		memset(n, 0, sizeof (*n));
+		in->in_name = t->tk_text;
+		dc_next(cx);
+		if (t->tk_kind == DT_ASSIGN) {
+			int neg = 0;
+
+			dc_next(cx);
+			if (t->tk_kind == DT_MINUS) {
+				neg = 1;
+				dc_next(cx);
+			}
+			if (t->tk_kind != DT_INT)
+				dc_error(cx, t->tk_line, t->tk_col, "D_DECL_ENCONST", "enumerator %s must be assigned an integer constant", in->in_name);
+			v = neg ? -(int64_t)t->tk_ival : (int64_t)t->tk_ival;
+			dc_next(cx);
+		}
+		n->n_kind = DN_INT;
+		n->n_ival = (uint64_t)v++;
+		dc_type_int(&n->n_type, 4, 1);
+		in->in_expr = n;
+		in->in_type = n->n_type;
+		in->in_next = cx->cx_inlines;
+		cx->cx_inlines = in;
+		if (t->tk_kind == DT_COMMA)
+			dc_next(cx);
+		else if (t->tk_kind != DT_RBRACE)
+			dc_parse_syntax(cx);
+	}
+	dc_next(cx);
+}
+
+/*
+ * After "struct name" / "union name" / "enum name" (the name consumed):
+ * a definition if "{" follows, else a reference to a D-defined or kernel
+ * type.  "ty" becomes the struct (not a pointer) or int for an enum.
+ */
+void
+dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
+    struct dc_type *ty, int line, int col)
+{
+	int isunion = strcmp(kw, "union") == 0;
+	struct dc_sou *so;
+
+	if (strcmp(kw, "enum") == 0) {
+		if (cx->cx_tok.tk_kind == DT_LBRACE)
+			dc_enum_define(cx);
+		dc_type_int(ty, 4, 1);
+		ty->ty_name = "enum";
+		return;
+	}
+	so = dc_sou_find(cx, name, isunion);
+	if (so == NULL && cx->cx_tok.tk_kind == DT_LBRACE) {
+		so = dc_alloc(cx, sizeof (*so));
+		memset(so, 0, sizeof (*so));
+		so->so_name = name;
+		so->so_union = isunion;
+		so->so_next = cx->cx_sous;
+		cx->cx_sous = so;
+	}
+	if (cx->cx_tok.tk_kind == DT_LBRACE)
+		dc_sou_define(cx, so, line, col);
+	if (so == NULL) {
+		dc_btf_sou(cx, name, isunion, ty, line, col);
+		return;
+	}
+	memset(ty, 0, sizeof (*ty));
+	ty->ty_kind = DC_STRUCT;
+	ty->ty_sou = so;
+	ty->ty_size = so->so_size;
+	ty->ty_name = isunion ? "union" : "struct";
+}
+
+static const struct dc_member *
+dc_sou_member(const struct dc_sou *so, const char *name)
+{
+	int i;
+
+	for (i = 0; i < so->so_nmems; i++)
+		if (strcmp(so->so_mems[i].me_name, name) == 0)
+			return &so->so_mems[i];
+	return NULL;
+}
+
+/* Member access on a D-defined struct; 0 when the type is not one. */
+int
+dc_decl_member(struct dc_ctx *cx, struct dc_node *n)
+{
+	const struct dc_type *a = &n->n_a->n_type;
+	const struct dc_member *m;
+
+	if (a->ty_sou == NULL)
+		return 0;
+	if (n->n_dot && a->ty_kind != DC_STRUCT)
+		dc_error(cx, n->n_line, n->n_col, "D_OP_SOU", "operator . must be applied to a struct or union, not %s", a->ty_name);
+	if (!n->n_dot && a->ty_kind != DC_PTR)
+		dc_error(cx, n->n_line, n->n_col, "D_OP_PTR", "operator -> must be applied to a pointer, not %s", a->ty_name);
+	m = dc_sou_member(a->ty_sou, n->n_str);
+	if (m == NULL)
+		dc_error(cx, n->n_line, n->n_col, "D_TYPE_MEMBER", "%s %s has no member named %s", a->ty_sou->so_union ? "union" : "struct", a->ty_sou->so_name, n->n_str);
+	n->n_moff = m->me_off;
+	n->n_type = m->me_type;
+	return 1;
+}
+
+uint32_t
+dc_decl_offsetof(struct dc_ctx *cx, const struct dc_type *ty,
+    const char *member, int line, int col)
+{
+	const struct dc_member *m;
+
+	if (ty->ty_kind != DC_STRUCT)
+		dc_error(cx, line, col, "D_OFFSETOF_TYPE", "offsetof( ) needs a struct or union type, not %s", ty->ty_name);
+	if (ty->ty_sou == NULL)
+		return dc_btf_offsetof(cx, ty, member, line, col);
+	m = dc_sou_member(ty->ty_sou, member);
+	if (m == NULL)
+		dc_error(cx, line, col, "D_TYPE_MEMBER", "%s %s has no member named %s", ty->ty_sou->so_union ? "union" : "struct", ty->ty_sou->so_name, member);
+	return m->me_off;
+}
+
+/* ---- translators ---- */
+
+/* translator out < in param > { m = e; ... } (the ";" is the caller's) */
+void
+dc_decl_translator(struct dc_ctx *cx)
+{
+	struct dc_xlator *xl = dc_alloc(cx, sizeof (*xl));
+	const struct dc_token *t = &cx->cx_tok;
+	const char *names[DC_MAXMEMBERS];
+	struct dc_node *exprs[DC_MAXMEMBERS];
+
+	memset(xl, 0, sizeof (*xl));
+	dc_next(cx);
+	dc_parse_type(cx, &xl->xl_out);
+	if (xl->xl_out.ty_kind != DC_STRUCT)
+		dc_error(cx, t->tk_line, t->tk_col, "D_XLATE_TYPE", "translator output type must be a struct or union, not %s", xl->xl_out.ty_name);
+	dc_parse_expect(cx, DT_LT);
+	dc_parse_type(cx, &xl->xl_in);
+	if (t->tk_kind != DT_IDENT)
+		dc_parse_syntax(cx);
+	xl->xl_param = t->tk_text;
+	dc_next(cx);
+	dc_parse_expect(cx, DT_GT);
+	dc_parse_expect(cx, DT_LBRACE);
+	while (t->tk_kind != DT_RBRACE) {
+		if (t->tk_kind != DT_IDENT || xl->xl_n == DC_MAXMEMBERS)
+			dc_parse_syntax(cx);
+		names[xl->xl_n] = t->tk_text;
+		dc_next(cx);
+		dc_parse_expect(cx, DT_ASSIGN);
+		exprs[xl->xl_n++] = dc_parse_expr(cx);
+		dc_parse_expect(cx, DT_SEMI);
+	}
+	dc_next(cx);
+	xl->xl_names = dc_alloc(cx, sizeof (names[0]) * (size_t)(xl->xl_n + 1));
+	xl->xl_exprs = dc_alloc(cx, sizeof (exprs[0]) * (size_t)(xl->xl_n + 1));
+	memcpy(xl->xl_names, names, sizeof (names[0]) * (size_t)xl->xl_n);
+	memcpy(xl->xl_exprs, exprs, sizeof (exprs[0]) * (size_t)xl->xl_n);
+	xl->xl_next = cx->cx_xlators;
+	cx->cx_xlators = xl;
+}
+
+/* Copy tree "n", replacing the unscoped identifier "param" by "arg". */
+static struct dc_node *
+dc_clone(struct dc_ctx *cx, const struct dc_node *n, const char *param,
+    struct dc_node *arg)
+{
+	struct dc_node *c;
+	int i;
+
+	if (n == NULL)
+		return NULL;
+	if (n->n_kind == DN_VAR && n->n_scope == DS_BUILTIN &&
+	    strcmp(n->n_str, param) == 0)
+		return arg;
+	c = dc_alloc(cx, sizeof (*c));
+	*c = *n;
+	c->n_a = dc_clone(cx, n->n_a, param, arg);
+	c->n_b = dc_clone(cx, n->n_b, param, arg);
+	c->n_c = dc_clone(cx, n->n_c, param, arg);
+	if (n->n_nargs > 0) {
+		c->n_args = dc_alloc(cx, sizeof (c->n_args[0]) *
+		    (size_t)n->n_nargs);
+		for (i = 0; i < n->n_nargs; i++)
+			c->n_args[i] = dc_clone(cx, n->n_args[i], param, arg);
+	}
+	return c;
+}
+
+static const struct dc_xlator *
+dc_xlator_find(struct dc_ctx *cx, const struct dc_type *out)
+{
+	const struct dc_xlator *xl;
+
+	for (xl = cx->cx_xlators; xl != NULL; xl = xl->xl_next)
+		if ((out->ty_sou != NULL && xl->xl_out.ty_sou == out->ty_sou) ||
+		    (out->ty_sou == NULL && out->ty_btf != 0 &&
+		    xl->xl_out.ty_btf == out->ty_btf))
+			return xl;
+	return NULL;
+}
+
+/*
+ * n is "xlate <T> (e).m" or "xlate <T *> (e)->m": replace n by the typed
+ * translation of member m with the parameter bound to e.
+ */
+void
+dc_decl_xlate(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_node *x = n->n_a, *c;
+	const struct dc_xlator *xl;
+	struct dc_type out = x->n_type;
+	int i, line = n->n_line, col = n->n_col;
+
+	if (n->n_dot != (out.ty_kind == DC_STRUCT))
+		dc_error(cx, line, col, "D_XLATE_OP", "use . with xlate <struct T> and -> with xlate <struct T *>");
+	if (out.ty_kind == DC_PTR) {
+		out.ty_kind = DC_STRUCT;
+		out.ty_size = out.ty_sou != NULL ? out.ty_sou->so_size : 0;
+	}
+	dc_type_expr(cx, x->n_a);
+	xl = dc_xlator_find(cx, &out);
+	if (xl == NULL)
+		dc_error(cx, x->n_line, x->n_col, "D_XLATE_NONE", "no translator to %s from %s is defined", x->n_type.ty_name, x->n_a->n_type.ty_name);
+	if (!dc_type_compat(&xl->xl_in, &x->n_a->n_type))
+		dc_error(cx, x->n_line, x->n_col, "D_XLATE_INCOMPAT", "translator input %s is incompatible with %s", xl->xl_in.ty_name, x->n_a->n_type.ty_name);
+	for (i = 0; i < xl->xl_n; i++)
+		if (strcmp(xl->xl_names[i], n->n_str) == 0)
+			break;
+	if (i == xl->xl_n)
+		dc_error(cx, line, col, "D_XLATE_MEMB", "translator to %s does not define member %s", x->n_type.ty_name, n->n_str);
+	c = dc_clone(cx, xl->xl_exprs[i], xl->xl_param, x->n_a);
+	dc_type_expr(cx, c);
+	*n = *c;
+	n->n_line = line;
+	n->n_col = col;
+}
