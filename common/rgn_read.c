@@ -412,7 +412,8 @@ rgn_bad(const struct rgn_walk_cb *cb, uint32_t cpu, uint64_t loff,
 /*
  * Check one record header at logical offset loff (data offset off) with
  * "left" committed bytes from loff on.  Returns 0 with *ep set (NULL for
- * a pad), or 1 after filling msg with what is wrong.
+ * a pad or an error record, whose size must be that of struct
+ * rgn_errrec), or 1 after filling msg with what is wrong.
  */
 static int
 rgn_check_rec(const struct rgn_view *v, const struct rgn_rec *rr,
@@ -431,6 +432,14 @@ rgn_check_rec(const struct rgn_view *v, const struct rgn_rec *rr,
 	}
 	if (rr->rr_epid == RGN_EPID_PAD)
 		return 0;
+	if (rr->rr_epid == RGN_EPID_ERROR) {
+		if (sz == RGN_REC_HDRSIZE + sizeof (struct rgn_errrec))
+			return 0;
+		snprintf(msg, msgsz, "error record size %u differs from the %u bytes of an error record",
+		    sz, (uint32_t)(RGN_REC_HDRSIZE +
+		    sizeof (struct rgn_errrec)));
+		return 1;
+	}
 	*ep = rgn_find_epid(v, rr->rr_epid);
 	if (*ep == NULL) {
 		snprintf(msg, msgsz, "record EPID %u is not in the %u-entry EPID table",
@@ -484,8 +493,10 @@ rgn_walk_torn(const struct rgn_walk_cb *cb, uint32_t cpu,
 /*
  * Walk [rc_tail, rc_head) oldest to newest.  Each record is checked by
  * rgn_check_rec() before it is handed out, so wc_rec may trust rr_size
- * and the EPID.  The first bad record is reported and ends this cpu's
- * walk (a corrupt size leaves no way to find the next record).  Returns
+ * and the EPID (error records, rr_epid RGN_EPID_ERROR, are handed out
+ * too, with their struct rgn_errrec payload).  The first bad record is
+ * reported and ends this cpu's walk (a corrupt size leaves no way to
+ * find the next record).  Returns
  * 0, the non-zero value a callback returned to stop, or -EINVAL for a
  * cpu number out of range.
  */
@@ -516,7 +527,7 @@ rgn_walk_cpu(const struct rgn_view *v, uint32_t cpu,
 		if (rgn_check_rec(v, rr, off, head - loff, &ep, msg,
 		    sizeof (msg)))
 			return rgn_report(cb, cpu, loff, msg);
-		if (ep == NULL || cb->wc_rec == NULL)
+		if (rr->rr_epid == RGN_EPID_PAD || cb->wc_rec == NULL)
 			continue;
 		rv = cb->wc_rec(cb->wc_arg, cpu, rr,
 		    (const uint8_t *)rr + RGN_REC_HDRSIZE, loff);

@@ -1,42 +1,63 @@
 /*
- * kc_print.c -- the decoder: region image in, dtrace(1) text out.
+ * kc_print.c -- the decoder: records in, dtrace(1) text out.
  *
- * kc_print_region() is the single entry point every front end uses (see
- * kc.h): it validates the image with rgn_open(), loads the enabling's DOF
- * from the region metadata with dof_load() to learn each ECB's actions and
- * record layout (dof_load.h), then walks every cpu's records oldest to
- * newest with rgn_walk_cpu() and prints each record: the framing here,
- * the values through kc_fmt.c.  Problems inside a record stream (torn or
- * corrupt records, drops, probe errors) are reported on the error stream
- * and do not stop the other cpus.
+ * One decoder for every front end (DESIGN.md): kdt-extract and "kdt -a"
+ * hand a dead region image to kc_print_region(); the userspace engine
+ * (kc_engine.c) keeps a struct kc_dec over its live region and calls
+ * kc_dec_consume() as records are committed (kc_engine.h has the theory
+ * of the incremental decoder and its hooks).  For each record the ECB's
+ * action list and layout come from the loaded DOF (dof_load.h); framing
+ * is done here, values are formatted by kc_fmt.c.  Problems inside a
+ * record stream (torn or corrupt records, drops, probe errors) are
+ * reported on the error stream and do not stop the other cpus.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/rgn.h"
 #include "common/dof_load.h"
+#include "common/dof_libact.h"
 #include "consumer/kc.h"
+#include "consumer/kc_engine.h"
+#include "consumer/kc_sym.h"
 
 #define KC_MAXARGS	128	/* printf() arguments decoded */
+#define KC_MAXPRINTA	32	/* aggregations of one printa() */
 
-/* State of one kc_print_region() run. */
-struct kc_run {
-	const char	*kr_prog;
-	const char	*kr_input;
-	FILE		*kr_out;
-	FILE		*kr_err;
-	struct rgn_view	kr_view;
-	struct dof_enabling *kr_den;
-	int		kr_quiet;
-	int		kr_heading;	/* heading printed */
-	uint32_t	kr_nrecs;
+struct kc_dec {
+	struct kc_dec_opts kd_o;
+	struct kc_dec_hooks kd_hooks;
+	const struct rgn_view *kd_view;
+	const struct dof_enabling *kd_den;
+	FILE		*kd_out;	/* freopen() may change it */
+	FILE		*kd_own;	/* a file freopen() opened */
+	uint32_t	kd_quiet;
+	uint32_t	kd_fmtflags;	/* KC_FMT_RAWBYTES */
+	int		kd_heading;	/* heading printed */
+	uint32_t	kd_ncpu;
+	uint64_t	*kd_next;	/* per cpu: consumed up to */
+	uint32_t	kd_nrecs;	/* decoded in this consume */
+	uint64_t	kd_dynsize;	/* tracemem() dynamic size, or -1 */
 };
 
+/* Say where a record problem is: the input for images, nothing live. */
 static void
-kc_prefix(struct kc_run *kr, uint32_t cpu, const struct rgn_epid *ep,
+kc_where(struct kc_dec *d, uint32_t cpu, uint64_t loff)
+{
+	if (d->kd_o.do_engine)
+		fprintf(d->kd_o.do_err, "%s: ", d->kd_o.do_prog);
+	else
+		fprintf(d->kd_o.do_err, "%s: %s: cpu %u: record at logical offset 0x%llx: ",
+		    d->kd_o.do_prog, d->kd_o.do_input, cpu,
+		    (unsigned long long)loff);
+}
+
+static void
+kc_prefix(struct kc_dec *d, uint32_t cpu, const struct rgn_epid *ep,
     const struct dof_lecb *le)
 {
-	const struct rgn_probe *rp = rgn_find_probe(&kr->kr_view,
+	const struct rgn_probe *rp = rgn_find_probe(d->kd_view,
 	    ep->re_probe);
 	char fn[DOF_FUNCNAMELEN + DOF_NAMELEN + 2];
 
@@ -47,12 +68,11 @@ kc_prefix(struct kc_run *kr, uint32_t cpu, const struct rgn_epid *ep,
 	else
 		snprintf(fn, sizeof (fn), "%s:%s", le->le_pdesc.lp_func,
 		    le->le_pdesc.lp_name);
-	if (!kr->kr_heading)
-		fprintf(kr->kr_out, "%3s %6s %32s\n", "CPU", "ID",
+	if (!d->kd_heading)
+		fprintf(d->kd_out, "%3s %6s %32s\n", "CPU", "ID",
 		    "FUNCTION:NAME");
-	kr->kr_heading = 1;
-	fprintf(kr->kr_out, "%3d %6d %32s ", (int)cpu, (int)ep->re_probe,
-	    fn);
+	d->kd_heading = 1;
+	fprintf(d->kd_out, "%3d %6d %32s ", (int)cpu, (int)ep->re_probe, fn);
 }
 
 static void
@@ -64,66 +84,321 @@ kc_val_of(const struct dof_laction *la, const uint8_t *payload,
 	v->kv_isstr = la->la_rec_isstr;
 }
 
+static int64_t
+kc_int_of(const struct dof_laction *la, const uint8_t *payload)
+{
+	const uint8_t *p = payload + la->la_rec_off;
+	int32_t v4;
+	int64_t v8;
+
+	if (la->la_rec_size == 4) {
+		memcpy(&v4, p, 4);
+		return v4;
+	}
+	if (la->la_rec_size >= 8) {
+		memcpy(&v8, p, 8);
+		return v8;
+	}
+	return la->la_rec_size == 0 ? 0 : p[0];
+}
+
 /*
- * printf(): a printf() statement is a run of PRINTF actions, the first
- * carrying the format.  Whether the later ones repeat the format (as
- * libdtrace and our compiler write it) or carry none (reference 3.3), the
- * statement spans exactly as many actions as its conversions consume, at
- * least one -- the way dtrace's consumer groups them.  Returns how many
- * actions the statement used.
+ * A printf-like statement (printf, system, freopen) is a run of actions
+ * of one kind, the first carrying the format.  The statement spans as
+ * many actions as its conversions consume, at least one -- the way
+ * dtrace's consumer groups them.  The text goes to "out".  Returns how
+ * many actions the statement used.
  */
 static uint32_t
-kc_do_printf(struct kc_run *kr, const struct dof_lecb *le, uint32_t i,
-    const uint8_t *payload, uint32_t cpu, uint64_t loff)
+kc_do_printf(struct kc_dec *d, FILE *out, const struct dof_lecb *le,
+    uint32_t i, const uint8_t *payload, uint32_t cpu, uint64_t loff)
 {
 	struct kc_val args[KC_MAXARGS];
-	uint32_t n = 0, j;
+	uint32_t kind = le->le_acts[i].la_kind, n = 0, j;
 	char why[256];
 	int rv;
 
 	for (j = i; j < le->le_nacts && n < KC_MAXARGS &&
-	    le->le_acts[j].la_kind == DTRACEACT_PRINTF; j++) {
+	    le->le_acts[j].la_kind == kind; j++) {
 		if (le->le_acts[j].la_rec_size != 0)
 			kc_val_of(&le->le_acts[j], payload, &args[n++]);
 	}
-	/* Arguments past KC_MAXARGS show up as "needs argument N". */
-	rv = kc_fmt_printf(kr->kr_out, le->le_acts[i].la_fmt, args, n, why,
+	rv = kc_fmt_printf(out, le->le_acts[i].la_fmt, args, n, why,
 	    sizeof (why));
 	if (rv < 0) {
-		fprintf(kr->kr_err, "%s: %s: cpu %u: record at logical offset 0x%llx: printf(\"%s\") action #%u: %s\n",
-		    kr->kr_prog, kr->kr_input, cpu, (unsigned long long)loff,
+		kc_where(d, cpu, loff);
+		fprintf(d->kd_o.do_err, "printf(\"%s\") action #%u: %s\n",
 		    le->le_acts[i].la_fmt, i + 1, why);
 		return j - i;
 	}
 	return rv > 1 ? (uint32_t)rv : 1;
 }
 
+/* system() and freopen(): format into memory, then act.  Returns span. */
+static uint32_t
+kc_do_cmd(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
+    const uint8_t *payload, uint32_t cpu, uint64_t loff)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	uint32_t n;
+
+	if (mem == NULL)
+		return 1;
+	n = kc_do_printf(d, mem, le, i, payload, cpu, loff);
+	fclose(mem);
+	fflush(d->kd_out);
+	if (le->le_acts[i].la_kind == DTRACEACT_SYSTEM) {
+		if (d->kd_hooks.dh_system != NULL)
+			d->kd_hooks.dh_system(d->kd_hooks.dh_arg, buf);
+	} else {
+		if (d->kd_own != NULL)
+			fclose(d->kd_own);
+		d->kd_own = NULL;
+		d->kd_out = d->kd_o.do_out;
+		if (buf[0] != '\0' && (d->kd_own = fopen(buf, "a")) != NULL)
+			d->kd_out = d->kd_own;
+		else if (buf[0] != '\0')
+			fprintf(d->kd_o.do_err, "%s: failed to freopen '%s'\n",
+			    d->kd_o.do_prog, buf);
+	}
+	free(buf);
+	return n;
+}
+
+/*
+ * Does PRINTA action "la" belong to the printa() statement that starts
+ * at "first"?  With a statement id in the library argument, by that id;
+ * otherwise a statement with a format is followed by its further
+ * aggregations as PRINTA actions without one (compiler/dc_act.c), and
+ * one without a format stands alone.
+ */
+static int
+kc_printa_next(const struct dof_laction *first, const struct dof_laction *la)
+{
+	if (la->la_kind != DTRACEACT_PRINTA)
+		return 0;
+	if (first->la_uarg != 0)
+		return la->la_uarg == first->la_uarg;
+	return first->la_fmt != NULL && la->la_fmt == NULL;
+}
+
+/* printa(): the PRINTA actions of one statement. */
+static uint32_t
+kc_do_printa(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
+    const uint8_t *payload)
+{
+	const struct dof_laction *first = &le->le_acts[i];
+	uint32_t ids[KC_MAXPRINTA], n = 0, j = i;
+
+	do {
+		if (n < KC_MAXPRINTA)
+			ids[n++] = (uint32_t)kc_int_of(&le->le_acts[j],
+			    payload);
+		j++;
+	} while (j < le->le_nacts && kc_printa_next(first, &le->le_acts[j]));
+	if (d->kd_hooks.dh_printa != NULL) {
+		fflush(d->kd_out);
+		d->kd_hooks.dh_printa(d->kd_hooks.dh_arg, first->la_fmt, ids,
+		    n);
+	}
+	return j - i;
+}
+
+/*
+ * setopt(): the decoder's own options take effect at once, in the middle
+ * of the record being printed (dtrace(1) reads its quiet flag when it
+ * starts a record and again when it ends one); the rest go to the engine.
+ */
 static void
-kc_do_actions(struct kc_run *kr, const struct dof_lecb *le,
+kc_setopt(struct kc_dec *d, const char *name, const char *value)
+{
+	int on = strcmp(value, "0") != 0;
+
+	if (strcmp(name, "quiet") == 0)
+		d->kd_quiet = on;
+	else if (strcmp(name, "rawbytes") == 0)
+		d->kd_fmtflags = on ? d->kd_fmtflags | KC_FMT_RAWBYTES :
+		    d->kd_fmtflags & ~(uint32_t)KC_FMT_RAWBYTES;
+	else if (d->kd_hooks.dh_setopt != NULL)
+		d->kd_hooks.dh_setopt(d->kd_hooks.dh_arg, name, value);
+}
+
+/* clear/normalize/denormalize/trunc/setopt/ftruncate.  Returns span. */
+static uint32_t
+kc_do_libact(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
+    const uint8_t *payload)
+{
+	const struct dof_laction *la = &le->le_acts[i];
+	const struct dof_laction *nx = i + 1 < le->le_nacts &&
+	    le->le_acts[i + 1].la_kind == DTRACEACT_LIBACT &&
+	    le->le_acts[i + 1].la_arg == la->la_arg ? la + 1 : NULL;
+	uint32_t code = (uint32_t)la->la_arg;
+
+	if (code == KDT_LIBACT_SETOPT) {
+		if (la->la_rec_isstr)
+			kc_setopt(d, (const char *)payload + la->la_rec_off,
+			    nx != NULL && nx->la_rec_isstr ?
+			    (const char *)payload + nx->la_rec_off : "");
+		return nx != NULL ? 2 : 1;
+	}
+	if (code == KDT_LIBACT_FTRUNCATE) {
+		if (d->kd_out != d->kd_o.do_out)
+			(void) ftruncate(fileno(d->kd_out), 0);
+		return 1;
+	}
+	if (code == KDT_LIBACT_NORMALIZE || code == KDT_LIBACT_TRUNC) {
+		if (d->kd_hooks.dh_libact != NULL)
+			d->kd_hooks.dh_libact(d->kd_hooks.dh_arg, code,
+			    (uint32_t)kc_int_of(la, payload),
+			    nx != NULL ? kc_int_of(nx, payload) : 0, 1);
+		return nx != NULL ? 2 : 1;
+	}
+	if (d->kd_hooks.dh_libact != NULL)
+		d->kd_hooks.dh_libact(d->kd_hooks.dh_arg, code,
+		    (uint32_t)kc_int_of(la, payload), 0, 0);
+	return 1;
+}
+
+/* Kernel-data records: stack(), sym() and friends.  1 if handled. */
+static int
+kc_do_kdata(struct kc_dec *d, const struct dof_laction *la,
+    const uint8_t *payload)
+{
+	const uint8_t *p = payload + la->la_rec_off;
+	const struct kc_symtab *t = kc_sym_default();
+	struct kc_val v;
+
+	kc_val_of(la, payload, &v);
+	switch (la->la_kind) {
+	case DTRACEACT_STACK:
+		(void) kc_fmt_stack(d->kd_out, t, p, la->la_rec_size,
+		    (uint32_t)la->la_arg, KC_STACKINDENT);
+		return 1;
+	case DTRACEACT_USTACK:
+	case DTRACEACT_JSTACK:
+		(void) kc_fmt_ustack(d->kd_out, p, la->la_rec_size,
+		    (uint32_t)la->la_arg, (uint32_t)(la->la_arg >> 32),
+		    KC_STACKINDENT);
+		return 1;
+	case DTRACEACT_SYM:
+		(void) kc_fmt_sym(d->kd_out, t, &v);
+		return 1;
+	case DTRACEACT_MOD:
+		(void) kc_fmt_mod(d->kd_out, t, &v);
+		return 1;
+	case DTRACEACT_USYM:
+	case DTRACEACT_UMOD:
+	case DTRACEACT_UADDR:
+		(void) kc_fmt_usym(d->kd_out, &v);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Records with nothing to print, or printed elsewhere (aggregations). */
+static int
+kc_silent(const struct dof_laction *la)
+{
+	if (la->la_role != DOF_ROLE_REC)
+		return 1;
+	switch (la->la_kind) {
+	case DTRACEACT_EXIT:
+	case DTRACEACT_SPECULATE:
+	case DTRACEACT_COMMIT:
+	case DTRACEACT_DISCARD:
+	case DTRACEACT_NONE:
+		return 1;
+	default:
+		return DTRACEACT_ISAGG(la->la_kind);
+	}
+}
+
+/* One plain action (not a statement spanning several).  Probe-free. */
+static void
+kc_do_one(struct kc_dec *d, const struct dof_laction *la,
+    const uint8_t *payload, uint32_t i, uint32_t cpu, uint64_t loff)
+{
+	struct kc_val v;
+	uint32_t n;
+
+	kc_val_of(la, payload, &v);
+	if (la->la_kind == DTRACEACT_DIFEXPR) {
+		if (la->la_rec_size != 0)
+			kc_fmt_trace_opts(d->kd_out, &v, d->kd_fmtflags |
+			    (d->kd_quiet ? KC_FMT_QUIET : 0));
+	} else if (la->la_kind == DTRACEACT_TRACEMEM_DYNSIZE) {
+		d->kd_dynsize = (uint64_t)kc_int_of(la, payload);
+	} else if (la->la_kind == DTRACEACT_TRACEMEM) {
+		n = d->kd_dynsize < la->la_rec_size ?
+		    (uint32_t)d->kd_dynsize : la->la_rec_size;
+		kc_fmt_tracemem(d->kd_out, &v, n);
+		d->kd_dynsize = (uint64_t)-1;
+	} else if (!kc_silent(la) && !kc_do_kdata(d, la, payload)) {
+		kc_where(d, cpu, loff);
+		fprintf(d->kd_o.do_err, "action #%u of kind 0x%x is not decoded by this consumer\n",
+		    i + 1, la->la_kind);
+	}
+}
+
+static void
+kc_do_actions(struct kc_dec *d, const struct dof_lecb *le,
     const uint8_t *payload, uint32_t cpu, uint64_t loff)
 {
 	const struct dof_laction *la;
-	struct kc_val v;
 	uint32_t i = 0;
 
+	d->kd_dynsize = (uint64_t)-1;
 	while (i < le->le_nacts) {
 		la = &le->le_acts[i];
-		if (la->la_kind == DTRACEACT_PRINTF && la->la_fmt != NULL) {
-			i += kc_do_printf(kr, le, i, payload, cpu, loff);
-			continue;
+		if (la->la_role != DOF_ROLE_REC) {
+			i++;
+		} else if (la->la_kind == DTRACEACT_PRINTF &&
+		    la->la_fmt != NULL) {
+			i += kc_do_printf(d, d->kd_out, le, i, payload, cpu,
+			    loff);
+		} else if ((la->la_kind == DTRACEACT_SYSTEM ||
+		    la->la_kind == DTRACEACT_FREOPEN) && la->la_fmt != NULL) {
+			i += kc_do_cmd(d, le, i, payload, cpu, loff);
+		} else if (la->la_kind == DTRACEACT_PRINTA) {
+			i += kc_do_printa(d, le, i, payload);
+		} else if (la->la_kind == DTRACEACT_LIBACT) {
+			i += kc_do_libact(d, le, i, payload);
+		} else {
+			kc_do_one(d, la, payload, i, cpu, loff);
+			i++;
 		}
-		if (la->la_kind == DTRACEACT_DIFEXPR && la->la_rec_size) {
-			kc_val_of(la, payload, &v);
-			kc_fmt_trace(kr->kr_out, &v, kr->kr_quiet);
-		} else if (la->la_kind != DTRACEACT_DIFEXPR &&
-		    la->la_kind != DTRACEACT_EXIT &&
-		    la->la_kind != DTRACEACT_PRINTF) {
-			fprintf(kr->kr_err, "%s: %s: cpu %u: record at logical offset 0x%llx: action #%u of kind 0x%x is not decoded by this consumer\n",
-			    kr->kr_prog, kr->kr_input, cpu,
-			    (unsigned long long)loff, i + 1, la->la_kind);
-		}
-		i++;
 	}
+}
+
+/* An error record: dtrace's "error on enabled probe ID" message. */
+static void
+kc_on_error(struct kc_dec *d, const uint8_t *payload)
+{
+	const struct rgn_epid *ep;
+	const struct rgn_probe *rp = NULL;
+	struct rgn_errrec ee;
+	struct kc_fault f;
+
+	memcpy(&ee, payload, sizeof (ee));
+	ep = rgn_find_epid(d->kd_view, ee.ee_epid);
+	if (ep != NULL)
+		rp = rgn_find_probe(d->kd_view, ep->re_probe);
+	memset(&f, 0, sizeof (f));
+	f.kf_epid = ee.ee_epid;
+	f.kf_probe = ep != NULL ? ep->re_probe : 0;
+	f.kf_prov = rp != NULL ? rp->rp_prov : "?";
+	f.kf_mod = rp != NULL ? rp->rp_mod : "?";
+	f.kf_func = rp != NULL ? rp->rp_func : "?";
+	f.kf_name = rp != NULL ? rp->rp_name : "?";
+	f.kf_action = (int32_t)ee.ee_act;
+	f.kf_offset = ee.ee_pc == (uint32_t)-1 ? -1 : (int32_t)(ee.ee_pc * 4);
+	f.kf_fault = ee.ee_fault;
+	f.kf_addr = ee.ee_addr;
+	fflush(d->kd_out);
+	kc_fmt_error(d->kd_o.do_err, d->kd_o.do_prog, &f);
 }
 
 /* rgn_walk_cpu callback: one committed record. */
@@ -131,28 +406,35 @@ static int
 kc_on_rec(void *arg, uint32_t cpu, const struct rgn_rec *rec,
     const uint8_t *payload, uint64_t loff)
 {
-	struct kc_run *kr = arg;
-	const struct rgn_epid *ep = rgn_find_epid(&kr->kr_view,
-	    rec->rr_epid);
+	struct kc_dec *d = arg;
+	const struct rgn_epid *ep;
 	const struct dof_lecb *le;
 
-	if (ep->re_ecb >= kr->kr_den->den_necbs ||
-	    kr->kr_den->den_ecbs[ep->re_ecb].le_size != ep->re_size) {
-		fprintf(kr->kr_err, "%s: %s: cpu %u: record at logical offset 0x%llx: EPID %u names ECB %u of %u payload bytes, but the region's DOF has %u ECBs%s\n",
-		    kr->kr_prog, kr->kr_input, cpu, (unsigned long long)loff,
-		    ep->re_epid, ep->re_ecb, ep->re_size,
-		    kr->kr_den->den_necbs,
-		    ep->re_ecb < kr->kr_den->den_necbs ?
+	if (loff < d->kd_next[cpu])
+		return 0;	/* consumed by an earlier call */
+	d->kd_next[cpu] = loff + rec->rr_size;
+	d->kd_nrecs++;
+	if (rec->rr_epid == RGN_EPID_ERROR) {
+		kc_on_error(d, payload);
+		return 0;
+	}
+	ep = rgn_find_epid(d->kd_view, rec->rr_epid);
+	if (ep == NULL || ep->re_ecb >= d->kd_den->den_necbs ||
+	    d->kd_den->den_ecbs[ep->re_ecb].le_size != ep->re_size) {
+		kc_where(d, cpu, loff);
+		fprintf(d->kd_o.do_err, "EPID %u names ECB %u of %u payload bytes, but the DOF has %u ECBs%s\n",
+		    rec->rr_epid, ep != NULL ? ep->re_ecb : 0,
+		    ep != NULL ? ep->re_size : 0, d->kd_den->den_necbs,
+		    ep != NULL && ep->re_ecb < d->kd_den->den_necbs ?
 		    " with another record size" : "");
 		return 0;
 	}
-	le = &kr->kr_den->den_ecbs[ep->re_ecb];
-	if (!kr->kr_quiet)
-		kc_prefix(kr, cpu, ep, le);
-	kc_do_actions(kr, le, payload, cpu, loff);
-	if (!kr->kr_quiet)
-		fputc('\n', kr->kr_out);
-	kr->kr_nrecs++;
+	le = &d->kd_den->den_ecbs[ep->re_ecb];
+	if (!d->kd_quiet)
+		kc_prefix(d, cpu, ep, le);
+	kc_do_actions(d, le, payload, cpu, loff);
+	if (!d->kd_quiet)
+		fputc('\n', d->kd_out);
 	return 0;
 }
 
@@ -160,66 +442,118 @@ kc_on_rec(void *arg, uint32_t cpu, const struct rgn_rec *rec,
 static int
 kc_on_bad(void *arg, uint32_t cpu, uint64_t loff, const char *what)
 {
-	struct kc_run *kr = arg;
+	struct kc_dec *d = arg;
 
-	fprintf(kr->kr_err, "%s: %s: cpu %u: logical offset 0x%llx: %s\n",
-	    kr->kr_prog, kr->kr_input, cpu, (unsigned long long)loff, what);
+	fprintf(d->kd_o.do_err, "%s: %s: cpu %u: logical offset 0x%llx: %s\n",
+	    d->kd_o.do_prog, d->kd_o.do_input, cpu, (unsigned long long)loff,
+	    what);
 	return 0;
 }
 
-static void
-kc_cpu_counts(struct kc_run *kr, uint32_t cpu)
+struct kc_dec *
+kc_dec_new(const struct rgn_view *v, const struct dof_enabling *den,
+    const struct kc_dec_opts *o)
 {
-	const struct rgn_cpu *rc = rgn_view_cpu(&kr->kr_view, cpu);
+	struct kc_dec *d = calloc(1, sizeof (*d));
 
-	if (rc->rc_drops != 0)
-		fprintf(kr->kr_err, "%s: %llu drop%s on CPU %u\n",
-		    kr->kr_prog, (unsigned long long)rc->rc_drops,
-		    rc->rc_drops == 1 ? "" : "s", cpu);
-	if (rc->rc_errors != 0)
-		fprintf(kr->kr_err, "%s: %llu error%s on CPU %u\n",
-		    kr->kr_prog, (unsigned long long)rc->rc_errors,
-		    rc->rc_errors == 1 ? "" : "s", cpu);
+	if (d == NULL)
+		return NULL;
+	d->kd_o = *o;
+	if (o->do_hooks != NULL)
+		d->kd_hooks = *o->do_hooks;
+	d->kd_view = v;
+	d->kd_den = den;
+	d->kd_out = o->do_out;
+	d->kd_quiet = o->do_quiet;
+	if (den->den_opts[DTRACEOPT_RAWBYTES] != DTRACEOPT_UNSET &&
+	    den->den_opts[DTRACEOPT_RAWBYTES] != 0)
+		d->kd_fmtflags |= KC_FMT_RAWBYTES;
+	d->kd_ncpu = v->rv_hdr->rh_ncpu;
+	d->kd_next = calloc(d->kd_ncpu ? d->kd_ncpu : 1, sizeof (uint64_t));
+	if (d->kd_next == NULL) {
+		free(d);
+		return NULL;
+	}
+	return d;
 }
 
-static void
-kc_walk_all(struct kc_run *kr)
+void
+kc_dec_free(struct kc_dec *d)
 {
-	struct rgn_walk_cb cb = { kc_on_rec, kc_on_bad, kr };
-	struct kdt_err ke;
-	uint32_t cpu;
+	if (d == NULL)
+		return;
+	if (d->kd_own != NULL)
+		fclose(d->kd_own);
+	free(d->kd_next);
+	free(d);
+}
 
-	for (cpu = 0; cpu < kr->kr_view.rv_hdr->rh_ncpu; cpu++) {
-		if (rgn_walk_cpu(&kr->kr_view, cpu, &cb, &ke) < 0)
-			fprintf(kr->kr_err, "%s: %s: %s\n", kr->kr_prog,
-			    kr->kr_input, ke.ke_msg);
-		kc_cpu_counts(kr, cpu);
+int
+kc_dec_consume(struct kc_dec *d, uint32_t cpu)
+{
+	struct rgn_walk_cb cb = { kc_on_rec, kc_on_bad, d };
+	struct kdt_err ke;
+
+	if (cpu >= d->kd_ncpu)
+		return -1;
+	d->kd_nrecs = 0;
+	if (rgn_walk_cpu(d->kd_view, cpu, &cb, &ke) < 0) {
+		fprintf(d->kd_o.do_err, "%s: %s: %s\n", d->kd_o.do_prog,
+		    d->kd_o.do_input, ke.ke_msg);
+		return -1;
 	}
-	fputc('\n', kr->kr_out);
+	fflush(d->kd_out);
+	return (int)d->kd_nrecs;
+}
+
+uint64_t
+kc_dec_consumed(const struct kc_dec *d, uint32_t cpu)
+{
+	return cpu < d->kd_ncpu ? d->kd_next[cpu] : 0;
+}
+
+uint32_t
+kc_dec_quiet(const struct kc_dec *d)
+{
+	return d->kd_quiet;
+}
+
+/* ---- dead region images (kdt-extract, kdt -a) ---- */
+
+static void
+kc_cpu_counts(const struct rgn_view *v, const char *prog, FILE *err,
+    uint32_t cpu)
+{
+	const struct rgn_cpu *rc = rgn_view_cpu(v, cpu);
+
+	kc_fmt_drops(err, prog, KC_DROP_PRINCIPAL, rc->rc_drops, cpu);
+	if (rc->rc_errors != 0)
+		fprintf(err, "%s: %llu error%s on CPU %u\n", prog,
+		    (unsigned long long)rc->rc_errors,
+		    rc->rc_errors == 1 ? "" : "s", cpu);
 }
 
 /* Open the image and load its enabling; 0 or 1 after saying why. */
 static int
-kc_load(struct kc_run *kr, const void *img, uint64_t len, uint64_t phys)
+kc_load(const char *prog, const char *input, FILE *err, struct rgn_view *v,
+    const void *img, uint64_t len, uint64_t phys, struct dof_enabling **den)
 {
 	const struct rgn_meta *rm;
 	struct kdt_err ke;
 
-	if (rgn_open(&kr->kr_view, img, len, phys, &ke) != 0) {
-		fprintf(kr->kr_err, "%s: %s: %s\n", kr->kr_prog,
-		    kr->kr_input, ke.ke_msg);
+	if (rgn_open(v, img, len, phys, &ke) != 0) {
+		fprintf(err, "%s: %s: %s\n", prog, input, ke.ke_msg);
 		return 1;
 	}
-	rm = kr->kr_view.rv_meta;
+	rm = v->rv_meta;
 	if (rm->rm_dof_size == 0) {
-		fprintf(kr->kr_err, "%s: %s: the region holds no enabling (metadata state %u, DOF size 0)\n",
-		    kr->kr_prog, kr->kr_input, rm->rm_state);
+		fprintf(err, "%s: %s: the region holds no enabling (metadata state %u, DOF size 0)\n",
+		    prog, input, rm->rm_state);
 		return 1;
 	}
-	if (dof_load(kr->kr_view.rv_dof, rm->rm_dof_size, &kr->kr_den,
-	    &ke) != 0) {
-		fprintf(kr->kr_err, "%s: %s: DOF stored in the region metadata: %s\n",
-		    kr->kr_prog, kr->kr_input, ke.ke_msg);
+	if (dof_load(v->rv_dof, rm->rm_dof_size, den, &ke) != 0) {
+		fprintf(err, "%s: %s: DOF stored in the region metadata: %s\n",
+		    prog, input, ke.ke_msg);
 		return 1;
 	}
 	return 0;
@@ -229,22 +563,36 @@ int
 kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
     const char *input, FILE *out, FILE *err, const struct kc_opts *opts)
 {
-	struct kc_run kr;
+	struct dof_enabling *den;
+	struct kc_dec_opts o;
+	struct rgn_view v;
+	struct kc_dec *d;
+	uint32_t cpu;
 	uint64_t q;
 
-	memset(&kr, 0, sizeof (kr));
-	kr.kr_prog = opts != NULL && opts->ko_prog != NULL ?
+	memset(&o, 0, sizeof (o));
+	o.do_prog = opts != NULL && opts->ko_prog != NULL ?
 	    opts->ko_prog : "kdt";
-	kr.kr_input = input;
-	kr.kr_out = out;
-	kr.kr_err = err;
-	if (kc_load(&kr, img, len, phys) != 0)
+	o.do_input = input;
+	o.do_out = out;
+	o.do_err = err;
+	if (kc_load(o.do_prog, input, err, &v, img, len, phys, &den) != 0)
 		return 1;
-	q = kr.kr_den->den_opts[DTRACEOPT_QUIET];
-	kr.kr_quiet = (q != DTRACEOPT_UNSET && q != 0) ||
+	q = den->den_opts[DTRACEOPT_QUIET];
+	o.do_quiet = (q != DTRACEOPT_UNSET && q != 0) ||
 	    (opts != NULL && (opts->ko_flags & KC_F_QUIET));
-	kc_walk_all(&kr);
-	dof_free(kr.kr_den);
+	if ((d = kc_dec_new(&v, den, &o)) == NULL) {
+		fprintf(err, "%s: %s: out of memory\n", o.do_prog, input);
+		dof_free(den);
+		return 1;
+	}
+	for (cpu = 0; cpu < v.rv_hdr->rh_ncpu; cpu++) {
+		(void) kc_dec_consume(d, cpu);
+		kc_cpu_counts(&v, o.do_prog, err, cpu);
+	}
+	fputc('\n', out);
+	kc_dec_free(d);
+	dof_free(den);
 	fflush(out);
 	return 0;
 }

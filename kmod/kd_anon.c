@@ -155,6 +155,7 @@ kd_enable(void)
 	atomic_set(&ks->ks_anon, KIO_ANON_ACTIVE);
 	if (begin != NULL)
 		kd_fire(begin, NULL);
+	kd_probe_started();
 	smp_wmb();
 	WRITE_ONCE(ks->ks_active, 1);
 	return 0;
@@ -176,9 +177,8 @@ kd_anon_start(void)
 		return;
 	ks->ks_policy = kd_pick_policy(ks->ks_den);
 	rv = kd_setup_region(ks->ks_den);
-	if (rv == 0 && (rv = kd_probe_alloc(ks->ks_den)) == -ENOMEM)
-		kd_fail("out of memory for per-cpu buffers (%llu scratch + %u staging bytes per cpu)",
-		    ks->ks_scratch_size, ks->ks_stage_size);
+	if (rv == 0)
+		rv = kd_probe_alloc(ks->ks_den);	/* says why on failure */
 	if (rv == 0)
 		rv = kd_enable();
 	if (rv != 0)

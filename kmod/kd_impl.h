@@ -12,7 +12,7 @@
  *	kd_anon.c   the anonymous enabling: firmware DOF -> region -> enable
  *	kd_fbt.c    probe matching (dtrace:::BEGIN, fbt) and kprobes
  *	kd_ksym.c   kernel symbol lookup and iteration for modules
- *	kd_probe.c  probe context: run ECBs, write records
+ *	kd_probe.c  probe context: hand firings to common/ecb.c
  *	kd_dev.c    /dev/kdt
  *	kd_env.c    the kernel half of common/kdt_env.h
  */
@@ -26,18 +26,12 @@
 #include "dof_load.h"
 #include "dif_vm.h"
 #include "rgn.h"
+#include "ecb.h"
 #include "kio.h"
 
-#define KD_SCRATCH_BASE	8192	/* per-CPU scratch, plus strsize */
 #define KD_PROBE_MAX	RGN_PROBE_CAP_DEFAULT
 #define KD_EPID_MAX	RGN_EPID_CAP_DEFAULT
 #define KD_PROBEID_FBT	4	/* first id after BEGIN/END/ERROR */
-
-/* One ECB attached to a probe, with the EPID of the pair. */
-struct kd_ecbref {
-	uint32_t	er_ecb;		/* index into den_ecbs */
-	uint32_t	er_epid;
-};
 
 /* A probe that at least one ECB matched. */
 struct kd_probe {
@@ -49,15 +43,8 @@ struct kd_probe {
 	const char	*kp_mod;
 	const char	*kp_name;
 	char		kp_func[DOF_FUNCNAMELEN];
-	struct kd_ecbref *kp_ecbs;	/* in ECB order */
+	struct ecb_ref	*kp_ecbs;	/* in ECB order (common/ecb.h) */
 	uint32_t	kp_necbs;
-};
-
-/* Per-CPU probe-context storage, used only by its CPU with irqs off. */
-struct kd_cpu {
-	uint32_t	kc_busy;	/* re-entrancy guard */
-	char		*kc_scratch;
-	uint8_t		*kc_stage;	/* one record's payload */
 };
 
 struct kd_state {
@@ -76,10 +63,9 @@ struct kd_state {
 	uint32_t	ks_nprobes;
 	uint32_t	ks_nepids;
 	uint32_t	ks_nenabled;	/* kprobes registered + BEGIN */
-	/* probe context (kd_probe.c) */
-	struct kd_cpu	*ks_cpus;	/* nr_cpu_ids entries */
-	uint64_t	ks_scratch_size;
-	uint32_t	ks_stage_size;
+	/* probe context (kd_probe.c): the shared ECB runner, whose per-CPU
+	   state is used only by its CPU with interrupts off */
+	struct ecb_state *ks_es;
 	int		ks_active;	/* fbt probes may record */
 };
 
@@ -107,6 +93,7 @@ uint64_t kd_ksym_kaslr(void);
 
 /* kd_probe.c */
 int kd_probe_alloc(const struct dof_enabling *den);
+void kd_probe_started(void);
 void kd_probe_free(void);
 void kd_fire(struct kd_probe *kp, struct pt_regs *regs);
 int kd_kprobe_pre(struct kprobe *p, struct pt_regs *regs);

@@ -1,0 +1,743 @@
+/*
+ * ecb.c -- the ECB runner shared by kdt.ko and the userspace engine.
+ *
+ * The theory (roles of actions, record rules, faults and the ERROR probe,
+ * enabling states, context rules) is in ecb.h.  Callers: kmod/kd_probe.c
+ * (kprobe handlers and BEGIN, interrupts off) and consumer/kc_engine.c
+ * (BEGIN/END/ERROR and profile timers, one CPU).  Setup functions come
+ * first, then the probe-context runner.
+ */
+#include "kdt_env.h"
+#include "kdt_err.h"
+#include "dif.h"
+#include "dof.h"
+#include "dof_load.h"
+#include "dif_vm.h"
+#include "rgn.h"
+#include "agg.h"
+#include "spec.h"
+#include "ecb.h"
+
+#define ECB_MAX_PENDING	8	/* commit()/discard() calls per clause */
+
+/* ---- setup ---- */
+
+static uint64_t
+ecb_opt(const struct dof_enabling *den, uint32_t opt, uint64_t dflt)
+{
+	uint64_t v = den->den_opts[opt];
+
+	return v == DTRACEOPT_UNSET ? dflt : v;
+}
+
+/* Setup context. */
+void
+ecb_params_init(struct ecb_params *p, const struct dof_enabling *den,
+    uint32_t ncpu)
+{
+	memset(p, 0, sizeof (*p));
+	p->ep_ncpu = ncpu;
+	p->ep_policy = (uint32_t)ecb_opt(den, DTRACEOPT_BUFPOLICY,
+	    DTRACEOPT_BUFPOLICY_SWITCH);
+	p->ep_scratch = ECB_SCRATCH_DEFAULT + den->den_strsize;
+	p->ep_aggsize = ecb_opt(den, DTRACEOPT_AGGSIZE, ECB_AGGSIZE_DEFAULT);
+	p->ep_dynvarsize = ecb_opt(den, DTRACEOPT_DYNVARSIZE,
+	    ECB_DYNVARSIZE_DEFAULT);
+	p->ep_specsize = ecb_opt(den, DTRACEOPT_SPECSIZE,
+	    ECB_SPECSIZE_DEFAULT);
+	p->ep_nspec = (uint32_t)ecb_opt(den, DTRACEOPT_NSPEC,
+	    ECB_NSPEC_DEFAULT);
+	p->ep_destructive = ecb_opt(den, DTRACEOPT_DESTRUCTIVE, 0) != 0;
+}
+
+static const char *
+ecb_act_name(uint32_t kind)
+{
+	switch (kind) {
+	case DTRACEACT_STOP: return "stop";
+	case DTRACEACT_RAISE: return "raise";
+	case DTRACEACT_SYSTEM: return "system";
+	case DTRACEACT_FREOPEN: return "freopen";
+	case DTRACEACT_BREAKPOINT: return "breakpoint";
+	case DTRACEACT_PANIC: return "panic";
+	case DTRACEACT_CHILL: return "chill";
+	default: return "copyout";
+	}
+}
+
+/* Kernel-only actions: they act on the traced kernel or process. */
+static int
+ecb_kernel_only(uint32_t kind)
+{
+	return kind == DTRACEACT_PANIC || kind == DTRACEACT_BREAKPOINT ||
+	    kind == DTRACEACT_CHILL || kind == DTRACEACT_STOP ||
+	    kind == DTRACEACT_RAISE;
+}
+
+/* May action "la" of ECB "i" run under params "p"?  0 or -errno. */
+static int
+ecb_check_act(const struct dof_lecb *le, uint32_t i, uint32_t j,
+    const struct ecb_params *p, struct kdt_err *err)
+{
+	const struct dof_laction *la = &le->le_acts[j];
+	const struct dof_pdesc *pd = &le->le_pdesc;
+	uint32_t cls = DTRACEACT_CLASS(la->la_kind);
+	int destr = cls == 2 || cls == 5 ||
+	    (la->la_difo != NULL && la->la_difo->do_destructive);
+
+	if (destr && !p->ep_destructive)
+		return kdt_err_set(err, EPERM, "ECB_DESTRUCTIVE", KDT_ERR_NOOFF,
+		    "clause %u (%s:%s:%s:%s) action #%u: %s() is a destructive action; allow destructive actions with -w or #pragma D option destructive",
+		    i + 1, pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name,
+		    j + 1, ecb_act_name(la->la_kind));
+	if (p->ep_user && ecb_kernel_only(la->la_kind))
+		return kdt_err_set(err, EOPNOTSUPP, "ECB_KERNEL_ONLY",
+		    KDT_ERR_NOOFF,
+		    "clause %u (%s:%s:%s:%s) action #%u: %s() needs the kernel engine (kdt.ko); the userspace engine cannot run it",
+		    i + 1, pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name,
+		    j + 1, ecb_act_name(la->la_kind));
+	return 0;
+}
+
+/* Check every action and compute the staging sizes.  Setup context. */
+static int
+ecb_scan(struct ecb_state *es, const struct ecb_params *p,
+    struct kdt_err *err)
+{
+	const struct dof_enabling *den = es->es_den;
+	uint32_t i, j;
+	int rv;
+
+	es->es_stage_size = 8;
+	es->es_key_size = 8;
+	for (i = 0; i < den->den_necbs; i++) {
+		if (den->den_ecbs[i].le_size > es->es_stage_size)
+			es->es_stage_size = den->den_ecbs[i].le_size;
+		for (j = 0; j < den->den_ecbs[i].le_nacts; j++)
+			if ((rv = ecb_check_act(&den->den_ecbs[i], i, j, p,
+			    err)) != 0)
+				return rv;
+	}
+	for (i = 0; i < den->den_naggs; i++)
+		if (den->den_aggs[i].ag_keysize > es->es_key_size)
+			es->es_key_size = den->den_aggs[i].ag_keysize;
+	return 0;
+}
+
+static int
+ecb_nomem(struct kdt_err *err, const char *what, uint64_t size)
+{
+	return kdt_err_set(err, ENOMEM, "ECB_NOMEM", KDT_ERR_NOOFF,
+	    "out of memory for %s (%llu bytes)", what,
+	    (unsigned long long)size);
+}
+
+/* The variable state of the enabling.  Setup context. */
+static int
+ecb_vstate(struct ecb_state *es, const struct ecb_params *p,
+    struct kdt_err *err)
+{
+	uint64_t size = dif_vstate_size(es->es_den, p->ep_dynvarsize);
+
+	if (size == 0)
+		size = 8;	/* dif_vstate_init says what is wrong */
+	es->es_varea = kenv_zalloc(size);
+	if (es->es_varea == NULL)
+		return ecb_nomem(err, "variables", size);
+	return dif_vstate_init(&es->es_vstate, es->es_varea, size,
+	    es->es_den, err);
+}
+
+/* One CPU's storage.  Setup context. */
+static int
+ecb_cpu_alloc(struct ecb_state *es, struct ecb_cpu *ec, uint32_t cpu,
+    const struct ecb_params *p, struct kdt_err *err)
+{
+	uint32_t nloc = dif_vstate_nlocals(&es->es_vstate);
+
+	ec->ec_es = es;
+	ec->ec_cpu = cpu;
+	ec->ec_scratch = kenv_zalloc(es->es_scratch_size);
+	ec->ec_stage = kenv_zalloc(es->es_stage_size);
+	ec->ec_key = kenv_zalloc(es->es_key_size);
+	ec->ec_locals = kenv_zalloc(((uint64_t)nloc + 1) * 8);
+	if (ec->ec_scratch == NULL || ec->ec_stage == NULL ||
+	    ec->ec_key == NULL || ec->ec_locals == NULL)
+		return ecb_nomem(err, "per-CPU scratch and staging",
+		    es->es_scratch_size + es->es_stage_size);
+	if (es->es_den->den_naggs == 0)
+		return 0;
+	ec->ec_agg = kenv_zalloc(p->ep_aggsize);
+	if (ec->ec_agg == NULL)
+		return ecb_nomem(err, "an aggregation buffer (aggsize)",
+		    p->ep_aggsize);
+	return agg_buf_init(ec->ec_agg, p->ep_aggsize, cpu, err);
+}
+
+/* Setup context (allocates). */
+int
+ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
+    struct ecb_state **out, struct kdt_err *err)
+{
+	struct ecb_state *es;
+	uint32_t cpu;
+	int rv;
+
+	*out = NULL;
+	es = kenv_zalloc(sizeof (*es));
+	if (es == NULL)
+		return ecb_nomem(err, "the ECB runner", sizeof (*es));
+	es->es_den = den;
+	es->es_ncpu = p->ep_ncpu;
+	es->es_policy = p->ep_policy;
+	es->es_destructive = p->ep_destructive;
+	es->es_scratch_size = p->ep_scratch;
+	es->es_state = ECB_ST_WARMUP;
+	if ((rv = ecb_scan(es, p, err)) != 0 ||
+	    (rv = ecb_vstate(es, p, err)) != 0 ||
+	    (rv = spec_create(&es->es_spec, p->ep_nspec, p->ep_ncpu,
+	    p->ep_specsize, err)) != 0)
+		goto fail;
+	es->es_cpus = kenv_zalloc((uint64_t)p->ep_ncpu * sizeof (*es->es_cpus));
+	if (es->es_cpus == NULL) {
+		rv = ecb_nomem(err, "per-CPU runner state",
+		    (uint64_t)p->ep_ncpu * sizeof (*es->es_cpus));
+		goto fail;
+	}
+	for (cpu = 0; cpu < p->ep_ncpu; cpu++)
+		if ((rv = ecb_cpu_alloc(es, &es->es_cpus[cpu], cpu, p,
+		    err)) != 0)
+			goto fail;
+	*out = es;
+	return 0;
+fail:
+	ecb_destroy(es);
+	return rv;
+}
+
+static void
+ecb_free(void *p)
+{
+	if (p != NULL)
+		kenv_free(p);
+}
+
+/* Setup context. */
+void
+ecb_destroy(struct ecb_state *es)
+{
+	struct ecb_cpu *ec;
+	uint32_t cpu;
+
+	if (es == NULL)
+		return;
+	for (cpu = 0; es->es_cpus != NULL && cpu < es->es_ncpu; cpu++) {
+		ec = &es->es_cpus[cpu];
+		ecb_free(ec->ec_scratch);
+		ecb_free(ec->ec_stage);
+		ecb_free(ec->ec_key);
+		ecb_free(ec->ec_locals);
+		ecb_free(ec->ec_agg);
+	}
+	ecb_free(es->es_cpus);
+	spec_destroy(es->es_spec);
+	ecb_free(es->es_varea);
+	kenv_free(es);
+}
+
+/* Setup context. */
+void
+ecb_set_region(struct ecb_state *es, void *base)
+{
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < es->es_ncpu; cpu++)
+		es->es_cpus[cpu].ec_rc = rgn_cpu(base, cpu);
+}
+
+/* Setup context. */
+void
+ecb_set_error_probe(struct ecb_state *es, const struct ecb_probe *ep)
+{
+	es->es_error = ep;
+}
+
+/* Any context. */
+void
+ecb_set_state(struct ecb_state *es, uint32_t state)
+{
+	KENV_WRITE_ONCE(es->es_state, state);
+}
+
+/*
+ * The store counts every dropped store (the per-CPU ec_dyndrops count
+ * the same drops by CPU), so the total is the store's.  Any context.
+ */
+uint64_t
+ecb_dyndrops(const struct ecb_state *es)
+{
+	return dif_vstate_drops(&es->es_vstate);
+}
+
+/* ---- probe context ---- */
+
+/* What one ECB's run is doing; lives on the stack of ecb_run_ecb. */
+struct ecb_run {
+	struct ecb_cpu	*er_ec;
+	const struct dof_lecb *er_le;
+	struct dif_mstate er_ms;
+	struct dif_probe_ctx *er_ctx;
+	int64_t		er_incr;	/* AGGARG value for the next AGG */
+	uint32_t	er_has_incr;
+	uint32_t	er_spec;	/* speculate(): target id, 0 none */
+	uint32_t	er_specd;	/* a speculate() action ran */
+	uint32_t	er_npend;
+	uint32_t	er_pend_id[ECB_MAX_PENDING];
+	uint32_t	er_pend_kind[ECB_MAX_PENDING];
+	uint32_t	er_fault_act;	/* 0 = predicate, n = action #n */
+	uint32_t	er_fault_code;	/* set when not a DIF fault */
+	uint64_t	er_fault_addr;
+};
+
+/* speculation(): the dm_speculation hook.  Probe context. */
+static uint32_t
+ecb_speculation(void *arg)
+{
+	struct ecb_cpu *ec = arg;
+
+	return spec_alloc(ec->ec_es->es_spec, &ec->ec_spec);
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+static void
+ecb_mstate_reset(struct ecb_run *r)
+{
+	struct ecb_cpu *ec = r->er_ec;
+	struct ecb_state *es = ec->ec_es;
+	struct dif_mstate *ms = &r->er_ms;
+
+	memset(ms, 0, sizeof (*ms));
+	ms->dm_scratch = ec->ec_scratch;
+	ms->dm_scratch_size = es->es_scratch_size;
+	ms->dm_strsize = es->es_den->den_strsize;
+	ms->dm_vstate = &es->es_vstate;
+	ms->dm_locals = ec->ec_locals;
+	ms->dm_nlocals = dif_vstate_nlocals(&es->es_vstate);
+	ms->dm_destructive = es->es_destructive;
+	ms->dm_speculation = ecb_speculation;
+	ms->dm_spec_arg = ec;
+}
+
+/* Store an integer of "size" bytes (1, 2, 4, 8) in native order. */
+static void
+ecb_store_int(uint8_t *dst, uint64_t v, uint32_t size)
+{
+	uint8_t v1 = (uint8_t)v;
+	uint16_t v2 = (uint16_t)v;
+	uint32_t v4 = (uint32_t)v;
+
+	if (size == 1)
+		memcpy(dst, &v1, 1);
+	else if (size == 2)
+		memcpy(dst, &v2, 2);
+	else if (size == 4)
+		memcpy(dst, &v4, 4);
+	else
+		memcpy(dst, &v, 8);
+}
+
+/*
+ * Evaluate the action's DIF object (none: value 0) and keep the dynamic
+ * variable drops it caused.  -EFAULT on a fault.  Probe context.
+ */
+static int
+ecb_eval(struct ecb_run *r, const struct dof_laction *la, uint64_t *v)
+{
+	struct dif_mstate *ms = &r->er_ms;
+
+	*v = 0;
+	if (la->la_difo == NULL)
+		return 0;
+	*v = dif_emulate(la->la_difo, ms, r->er_ctx);
+	r->er_ec->ec_dyndrops += ms->dm_dyndrops;
+	ms->dm_dyndrops = 0;
+	return ms->dm_faulted ? -EFAULT : 0;
+}
+
+/*
+ * Put value "v" of action "la" at "dst": integers by size, strings and
+ * other by-reference data copied.  -EFAULT when the data is unreadable
+ * (the fault is recorded in the machine state).  Probe context.
+ */
+static int
+ecb_put_val(struct ecb_run *r, const struct dof_laction *la, uint64_t v,
+    uint8_t *dst)
+{
+	struct dif_mstate *ms = &r->er_ms;
+	uint32_t size = la->la_rec_size;
+	int byref;
+
+	if (size == 0 || la->la_difo == NULL)
+		return 0;	/* no data, or zeroes (staging is cleared) */
+	if (la->la_kind == DTRACEACT_EXIT) {
+		ecb_store_int(dst, v, 4);
+		return 0;
+	}
+	byref = la->la_rec_isstr ||
+	    (la->la_difo->do_rtype.dtdt_flags & DIF_TF_BYREF) != 0;
+	if (!byref && (size == 1 || size == 2 || size == 4 || size == 8)) {
+		ecb_store_int(dst, v, size);
+		return 0;
+	}
+	if (dif_copy_result(la->la_difo, ms, v, dst, size,
+	    la->la_rec_isstr) == 0)
+		return 0;
+	if (!ms->dm_faulted) {
+		ms->dm_faulted = 1;
+		ms->dm_fault = DTRACEFLT_BADADDR;
+		ms->dm_fault_addr = v;
+		ms->dm_fault_pc = la->la_difo->do_textlen - 1;
+	}
+	return -EFAULT;
+}
+
+/* A fault that is not the DIF machine's (e.g. a bad speculation id). */
+static int
+ecb_fault(struct ecb_run *r, uint32_t code, uint64_t addr)
+{
+	r->er_fault_code = code;
+	r->er_fault_addr = addr;
+	return -EFAULT;
+}
+
+/* commit()/discard(): remember for after the record.  Probe context. */
+static int
+ecb_pend_spec(struct ecb_run *r, uint32_t kind, uint64_t id)
+{
+	struct ecb_state *es = r->er_ec->ec_es;
+
+	if (id > es->es_spec->ss_nspec)
+		return ecb_fault(r, DTRACEFLT_ILLOP, id);
+	if (r->er_npend < ECB_MAX_PENDING) {
+		r->er_pend_id[r->er_npend] = (uint32_t)id;
+		r->er_pend_kind[r->er_npend++] = kind;
+	}
+	return 0;
+}
+
+/* The data-recording actions and their side effects.  Probe context. */
+static int
+ecb_act_rec(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
+{
+	struct ecb_state *es = r->er_ec->ec_es;
+
+	switch (la->la_kind) {
+	case DTRACEACT_EXIT:
+		es->es_status = (int32_t)v;
+		es->es_exited = 1;
+		if (es->es_state == ECB_ST_ACTIVE ||
+		    es->es_state == ECB_ST_WARMUP)
+			ecb_set_state(es, ECB_ST_DRAINING);
+		break;
+	case DTRACEACT_SPECULATE:
+		if (spec_check(es->es_spec, v) < 0)
+			return ecb_fault(r, DTRACEFLT_ILLOP, v);
+		r->er_spec = (uint32_t)v;
+		r->er_specd = 1;
+		break;
+	case DTRACEACT_COMMIT:
+	case DTRACEACT_DISCARD:
+		if (ecb_pend_spec(r, la->la_kind, v) != 0)
+			return -EFAULT;
+		break;
+	default:
+		break;
+	}
+	return ecb_put_val(r, la, v, r->er_ec->ec_stage + la->la_rec_off);
+}
+
+/* An aggregating action: update this CPU's buffer.  Probe context. */
+static void
+ecb_act_agg(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
+{
+	const struct dof_enabling *den = r->er_ec->ec_es->es_den;
+	struct ecb_cpu *ec = r->er_ec;
+	int64_t incr = r->er_has_incr ? r->er_incr : 1;
+
+	if (la->la_difo == NULL)
+		v = 1;	/* count() */
+	if (ec->ec_agg != NULL && la->la_aggid >= 1 &&
+	    la->la_aggid <= den->den_naggs)
+		(void) agg_update(ec->ec_agg, &den->den_aggs[la->la_aggid - 1],
+		    ec->ec_key, (int64_t)v, incr);
+	r->er_has_incr = 0;
+}
+
+/* Run action "i" by its role.  0 or -EFAULT.  Probe context. */
+static int
+ecb_run_act(struct ecb_run *r, uint32_t i)
+{
+	const struct dof_laction *la = &r->er_le->le_acts[i];
+	struct ecb_cpu *ec = r->er_ec;
+	uint64_t v;
+
+	r->er_fault_act = i + 1;
+	if (ecb_eval(r, la, &v) != 0)
+		return -EFAULT;
+	switch (la->la_role) {
+	case DOF_ROLE_AGGVAR:
+		memset(ec->ec_key, 0, ec->ec_es->es_key_size);
+		r->er_has_incr = 0;
+		return 0;
+	case DOF_ROLE_AGGKEY:
+		if (la->la_rec_off + (uint64_t)la->la_rec_size >
+		    ec->ec_es->es_key_size)
+			return 0;	/* dof_load keeps keys in ag_keysize */
+		return ecb_put_val(r, la, v, ec->ec_key + la->la_rec_off);
+	case DOF_ROLE_AGGARG:
+		r->er_incr = (int64_t)v;
+		r->er_has_incr = 1;
+		return 0;
+	case DOF_ROLE_AGG:
+		ecb_act_agg(r, la, v);
+		return 0;
+	default:
+		return ecb_act_rec(r, la, v);
+	}
+}
+
+/*
+ * Write the staged record: to the principal buffer, or to a speculation
+ * after speculate() (id 0 or an inactive id drops it silently).
+ * Probe context.
+ */
+static void
+ecb_emit(struct ecb_run *r, uint32_t epid)
+{
+	struct ecb_cpu *ec = r->er_ec;
+	struct ecb_state *es = ec->ec_es;
+	const struct dof_lecb *le = r->er_le;
+	struct rgn_rec *rec;
+
+	if (le->le_size == 0 && le->le_nacts != 0)
+		return;	/* actions that record nothing: no record */
+	if (r->er_specd) {
+		if (r->er_spec != 0)
+			(void) spec_put(es->es_spec, r->er_spec, ec->ec_cpu,
+			    epid, r->er_ctx->pc_timestamp, ec->ec_stage,
+			    le->le_size, &ec->ec_spec);
+		return;
+	}
+	if (ec->ec_rc == NULL)
+		return;
+	rec = rgn_reserve(ec->ec_rc, es->es_policy, le->le_size);
+	if (rec == NULL)
+		return;
+	memcpy(rec + 1, ec->ec_stage, le->le_size);
+	rgn_commit(ec->ec_rc, rec, epid, r->er_ctx->pc_timestamp);
+}
+
+/* commit()/discard() calls of the clause, after its record.  Probe ctx. */
+static void
+ecb_do_pending(struct ecb_run *r)
+{
+	struct ecb_cpu *ec = r->er_ec;
+	struct ecb_state *es = ec->ec_es;
+	uint32_t i;
+
+	for (i = 0; i < r->er_npend; i++) {
+		if (r->er_pend_kind[i] == DTRACEACT_COMMIT)
+			spec_commit(es->es_spec, r->er_pend_id[i], ec->ec_cpu,
+			    ec->ec_rc, es->es_policy, r->er_ctx->pc_timestamp);
+		else
+			spec_discard(es->es_spec, r->er_pend_id[i],
+			    ec->ec_cpu);
+	}
+}
+
+static void ecb_error(struct ecb_cpu *ec, struct ecb_run *r, uint32_t epid);
+
+/* Run one ECB: predicate, actions, record.  Probe context. */
+static void
+ecb_run_ecb(struct ecb_cpu *ec, const struct ecb_ref *ref,
+    struct dif_probe_ctx *ctx)
+{
+	const struct dof_enabling *den = ec->ec_es->es_den;
+	struct ecb_run r;
+	uint32_t i;
+
+	if (ref->er_ecb >= den->den_necbs)
+		return;
+	memset(&r, 0, sizeof (r));
+	r.er_ec = ec;
+	r.er_le = &den->den_ecbs[ref->er_ecb];
+	r.er_ctx = ctx;
+	ctx->pc_epid = ref->er_epid;
+	ecb_mstate_reset(&r);
+	if (r.er_le->le_pred != NULL) {
+		uint64_t v = dif_emulate(r.er_le->le_pred, &r.er_ms, ctx);
+
+		ec->ec_dyndrops += r.er_ms.dm_dyndrops;
+		if (r.er_ms.dm_faulted) {
+			ecb_error(ec, &r, ref->er_epid);
+			return;
+		}
+		if (v == 0)
+			return;
+	}
+	memset(ec->ec_stage, 0, r.er_le->le_size);
+	for (i = 0; i < r.er_le->le_nacts; i++) {
+		if (ecb_run_act(&r, i) != 0) {
+			ecb_error(ec, &r, ref->er_epid);
+			return;
+		}
+	}
+	ecb_emit(&r, ref->er_epid);
+	ecb_do_pending(&r);
+}
+
+/* May probe "ep" run in the enabling's state?  Probe context. */
+static int
+ecb_may_run(const struct ecb_state *es, const struct ecb_probe *ep)
+{
+	uint32_t st = KENV_READ_ONCE(es->es_state);
+
+	switch (st) {
+	case ECB_ST_WARMUP:
+	case ECB_ST_ACTIVE:
+		return 1;
+	case ECB_ST_DRAINING:
+	case ECB_ST_COOLDOWN:
+		return ep->ep_kind == ECB_PK_END || ep->ep_kind == ECB_PK_ERROR;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Run every ECB of "ep" with a filled context, each only if the
+ * enabling's state still allows it (exit() in one BEGIN ECB skips the
+ * later ones).  Probe context.
+ */
+static void
+ecb_run_probe(struct ecb_cpu *ec, const struct ecb_probe *ep,
+    struct dif_probe_ctx *ctx)
+{
+	uint32_t i;
+
+	for (i = 0; i < ep->ep_necbs; i++)
+		if (ecb_may_run(ec->ec_es, ep))
+			ecb_run_ecb(ec, &ep->ep_ecbs[i], ctx);
+}
+
+static void
+ecb_fill_ctx(struct dif_probe_ctx *ctx, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args, uint64_t ts)
+{
+	uint32_t i;
+
+	memset(ctx, 0, sizeof (*ctx));
+	ctx->pc_id = ep->ep_id;
+	ctx->pc_prov = ep->ep_prov;
+	ctx->pc_mod = ep->ep_mod;
+	ctx->pc_func = ep->ep_func;
+	ctx->pc_name = ep->ep_name;
+	ctx->pc_timestamp = ts;
+	ctx->pc_cpu = cpu;
+	for (i = 0; args != NULL && i < DIF_NARGS; i++)
+		ctx->pc_args[i] = args[i];
+}
+
+/*
+ * A fault in ECB "epid": count it, write the error record and fire the
+ * ERROR probe -- unless we are already inside an ERROR ECB, where it only
+ * counts.  Probe context: no locks, no allocation, no sleeping.
+ */
+static void
+ecb_error(struct ecb_cpu *ec, struct ecb_run *r, uint32_t epid)
+{
+	struct ecb_state *es = ec->ec_es;
+	struct dif_probe_ctx ctx;
+	struct rgn_errrec ee;
+	struct rgn_rec *rec;
+	uint64_t args[DIF_NARGS];
+
+	if (ec->ec_in_error) {
+		ec->ec_dblerrors++;
+		return;
+	}
+	ec->ec_errors++;
+	memset(&ee, 0, sizeof (ee));
+	ee.ee_epid = epid;
+	ee.ee_act = r->er_fault_act;
+	if (r->er_fault_code != 0) {
+		ee.ee_pc = (uint32_t)-1;
+		ee.ee_fault = r->er_fault_code;
+		ee.ee_addr = r->er_fault_addr;
+	} else {
+		ee.ee_pc = r->er_ms.dm_fault_pc;
+		ee.ee_fault = r->er_ms.dm_fault;
+		ee.ee_addr = r->er_ms.dm_fault_addr;
+	}
+	if (ec->ec_rc != NULL) {
+		KENV_WRITE_ONCE(ec->ec_rc->rc_errors, ec->ec_rc->rc_errors + 1);
+		rec = rgn_reserve(ec->ec_rc, es->es_policy, sizeof (ee));
+		if (rec != NULL) {
+			memcpy(rec + 1, &ee, sizeof (ee));
+			rgn_commit(ec->ec_rc, rec, RGN_EPID_ERROR,
+			    r->er_ctx->pc_timestamp);
+		}
+	}
+	if (es->es_error == NULL || es->es_error->ep_necbs == 0)
+		return;
+	memset(args, 0, sizeof (args));
+	args[1] = epid;
+	args[2] = ee.ee_act;
+	args[3] = ee.ee_pc == (uint32_t)-1 ? (uint64_t)-1 :
+	    (uint64_t)ee.ee_pc * sizeof (uint32_t);
+	args[4] = ee.ee_fault;
+	args[5] = ee.ee_addr;
+	ecb_fill_ctx(&ctx, es->es_error, ec->ec_cpu, args,
+	    r->er_ctx->pc_timestamp);
+	ec->ec_in_error = 1;
+	ecb_run_probe(ec, es->es_error, &ctx);
+	ec->ec_in_error = 0;
+}
+
+/* Probe context: no locks, no allocation, no sleeping; irqs off. */
+void
+ecb_fire(struct ecb_state *es, const struct ecb_probe *ep, uint32_t cpu,
+    const uint64_t *args, uint64_t ts)
+{
+	struct dif_probe_ctx ctx;
+	struct ecb_cpu *ec;
+	uint32_t i, nloc;
+
+	if (cpu >= es->es_ncpu || !ecb_may_run(es, ep))
+		return;
+	ec = &es->es_cpus[cpu];
+	if (ec->ec_busy) {
+		if (ec->ec_rc != NULL)
+			KENV_WRITE_ONCE(ec->ec_rc->rc_drops,
+			    ec->ec_rc->rc_drops + 1);
+		return;
+	}
+	ec->ec_busy = 1;
+	spec_clean(es->es_spec, cpu, ec->ec_rc, es->es_policy, ts);
+	nloc = dif_vstate_nlocals(&es->es_vstate);
+	for (i = 0; i < nloc; i++)
+		ec->ec_locals[i] = 0;
+	ecb_fill_ctx(&ctx, ep, cpu, args, ts);
+	ecb_run_probe(ec, ep, &ctx);
+	ec->ec_busy = 0;
+}
+
+/* Probe context on "cpu". */
+void
+ecb_clean(struct ecb_state *es, uint32_t cpu, uint64_t ts)
+{
+	if (cpu >= es->es_ncpu)
+		return;
+	spec_clean(es->es_spec, cpu, es->es_cpus[cpu].ec_rc, es->es_policy,
+	    ts);
+}

@@ -1,0 +1,203 @@
+/*
+ * ecb.h -- the ECB runner: what happens when a probe fires, shared by
+ * kdt.ko (kmod/kd_probe.c) and the userspace engine
+ * (consumer/kc_engine.c), so both run the very same code.
+ *
+ * An enabled probe (struct ecb_probe, filled by the provider side) lists
+ * the ECBs attached to it with their EPIDs.  ecb_fire() runs them for one
+ * firing on the current CPU, in order:
+ *
+ *   for each ECB of the probe:
+ *     clause-locals were cleared once for the firing; scratch is reset;
+ *     predicate (false: next ECB)
+ *     each action by its role (dof_load.h la_role, agg.h):
+ *       REC     its data goes to the staging buffer at la_rec_off
+ *               (integers by size, strings and by-reference data through
+ *               dif_copy_result); EXIT also moves the enabling to
+ *               DRAINING with its status; SPECULATE sends the ECB's
+ *               record to a speculation buffer (spec.h); COMMIT/DISCARD
+ *               act on a speculation after the record is written;
+ *       AGGVAR  starts a key: the key staging area is cleared;
+ *       AGGKEY  its value goes into the key at la_rec_off;
+ *       AGGARG  its value is the increment of the next AGG;
+ *       AGG     its value (count(): 1) updates this CPU's aggregation
+ *               buffer with agg_update();
+ *     the record: header + le_size payload bytes into this CPU's
+ *     principal buffer (rgn_reserve/rgn_commit).  An ECB with no actions
+ *     writes a header-only record (dtrace prints the probe line); an ECB
+ *     whose actions record nothing (aggregations, assignments) writes
+ *     none.
+ *
+ * A fault abandons the ECB (nothing it staged is kept), writes an
+ * RGN_EPID_ERROR record (rgn.h) and fires the dtrace:::ERROR probe's ECBs
+ * with arg1 = EPID, arg2 = action index (0 = predicate), arg3 = DIF byte
+ * offset (instruction index x 4, as dtrace reports it), arg4 = fault code
+ * and arg5 = address.  A fault inside an ERROR ECB is only counted
+ * ("error(s) in ERROR probe enabling").
+ *
+ * Enabling states (es_state): WARMUP while BEGIN runs, ACTIVE, DRAINING
+ * after exit() (only END and ERROR ECBs run; later BEGIN ECBs are
+ * skipped), COOLDOWN while END runs, STOPPED (nothing runs).  The
+ * consumer side drives WARMUP -> ACTIVE and DRAINING -> COOLDOWN ->
+ * STOPPED with ecb_set_state(); exit() makes DRAINING.
+ *
+ * Per-CPU resources (struct ecb_cpu) are allocated by ecb_create() in
+ * setup context: scratch, record and key staging, clause-local slots, the
+ * aggregation buffer; per enabling: the variable state (dif_vm.h) and the
+ * speculations (spec.h).  The principal buffers are the caller's region
+ * (ecb_set_region()).  Counters that dtrace reports (reference 5.1) live
+ * per CPU here: principal drops are rc_drops of the region, aggregation
+ * drops ab_drops of the aggregation buffer, the others below.
+ *
+ * Context rules: ecb_fire() runs in probe context -- the caller has
+ * interrupts off (kdt.ko) and is the only user of this CPU's ecb_cpu; it
+ * never sleeps, never allocates, takes no lock.  A firing that arrives
+ * while the same CPU is inside ecb_fire() (a probe in probe context) is
+ * dropped and counted in rc_drops.
+ */
+#ifndef KDT_ECB_H
+#define KDT_ECB_H
+
+#include "kdt_env.h"
+#include "kdt_err.h"
+#include "dof_load.h"
+#include "dif_vm.h"
+#include "rgn.h"
+#include "agg.h"
+#include "spec.h"
+
+#define ECB_ST_WARMUP		0
+#define ECB_ST_ACTIVE		1
+#define ECB_ST_DRAINING		2
+#define ECB_ST_COOLDOWN		3
+#define ECB_ST_STOPPED		4
+
+/* What kind of probe an ecb_probe is, for the draining rule. */
+#define ECB_PK_OTHER		0
+#define ECB_PK_BEGIN		1
+#define ECB_PK_END		2
+#define ECB_PK_ERROR		3
+
+#define ECB_SCRATCH_DEFAULT	8192	/* plus strsize, per CPU */
+#define ECB_AGGSIZE_DEFAULT	(4ULL << 20)
+#define ECB_DYNVARSIZE_DEFAULT	(1ULL << 20)
+#define ECB_SPECSIZE_DEFAULT	(32ULL << 10)
+#define ECB_NSPEC_DEFAULT	1
+
+/* One ECB attached to a probe, with the EPID of the pair. */
+struct ecb_ref {
+	uint32_t	er_ecb;		/* index into den_ecbs */
+	uint32_t	er_epid;
+};
+
+/* An enabled probe as the runner sees it.  Filled by the provider. */
+struct ecb_probe {
+	uint32_t	ep_id;		/* probe id */
+	uint32_t	ep_kind;	/* ECB_PK_* */
+	const char	*ep_prov;	/* names, readable by DIF (probefunc) */
+	const char	*ep_mod;
+	const char	*ep_func;
+	const char	*ep_name;
+	const struct ecb_ref *ep_ecbs;	/* in ECB order */
+	uint32_t	ep_necbs;
+};
+
+/* Per-CPU probe-context storage, used only by its CPU. */
+struct ecb_cpu {
+	struct ecb_state *ec_es;	/* back pointer (speculation()) */
+	uint32_t	ec_cpu;
+	uint32_t	ec_busy;	/* inside ecb_fire */
+	uint32_t	ec_in_error;	/* running ERROR ECBs */
+	uint32_t	ec_pad;
+	struct rgn_cpu	*ec_rc;		/* principal buffer */
+	char		*ec_scratch;
+	uint8_t		*ec_stage;	/* one record's payload */
+	uint8_t		*ec_key;	/* one aggregation key */
+	uint64_t	*ec_locals;	/* clause-local slots */
+	struct agg_buf	*ec_agg;	/* NULL: no aggregations */
+	struct spec_counts ec_spec;	/* speculation counters */
+	uint64_t	ec_dyndrops;	/* dynamic variable drops */
+	uint64_t	ec_dblerrors;	/* faults inside ERROR ECBs */
+	uint64_t	ec_errors;	/* faults (also rc_errors) */
+};
+
+/* Sizes and switches for ecb_create(); ecb_params_init() fills them. */
+struct ecb_params {
+	uint32_t	ep_ncpu;
+	uint32_t	ep_policy;	/* the region's DTRACEOPT_BUFPOLICY_* */
+	uint64_t	ep_scratch;	/* scratch bytes per CPU */
+	uint64_t	ep_aggsize;	/* aggregation buffer bytes per CPU */
+	uint64_t	ep_dynvarsize;	/* dynamic variable bytes */
+	uint64_t	ep_specsize;	/* bytes per speculation buffer */
+	uint32_t	ep_nspec;
+	uint32_t	ep_destructive;	/* destructive actions allowed */
+	uint32_t	ep_user;	/* userspace engine: refuse kernel-only
+					   actions (panic, chill, ...) */
+	uint32_t	ep_pad;
+};
+
+struct ecb_state {
+	const struct dof_enabling *es_den;
+	uint32_t	es_ncpu;
+	uint32_t	es_policy;
+	uint32_t	es_state;	/* ECB_ST_* */
+	int32_t		es_status;	/* exit() value */
+	uint32_t	es_exited;	/* exit() was called */
+	uint32_t	es_destructive;
+	uint64_t	es_scratch_size;
+	uint32_t	es_stage_size;
+	uint32_t	es_key_size;
+	const struct ecb_probe *es_error;	/* dtrace:::ERROR, or NULL */
+	struct ecb_cpu	*es_cpus;	/* [es_ncpu] */
+	struct dif_vstate es_vstate;
+	void		*es_varea;
+	struct spec_state *es_spec;
+};
+
+/*
+ * Defaults for "den": sizes from its options (aggsize, dynvarsize,
+ * specsize, nspec, bufpolicy, destructive) or dtrace's defaults.
+ * Setup context.
+ */
+void ecb_params_init(struct ecb_params *p, const struct dof_enabling *den,
+    uint32_t ncpu);
+
+/*
+ * Check every action against what this environment can run and allocate
+ * the per-CPU and per-enabling resources.  -EPERM (destructive action
+ * without permission), -EOPNOTSUPP (kernel-only action in userspace),
+ * -ENOMEM, -EINVAL; "err" names the ECB, its probe description, the
+ * action and the rule.  Setup context (allocates).
+ */
+int ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
+    struct ecb_state **out, struct kdt_err *err);
+void ecb_destroy(struct ecb_state *es);
+
+/* Point every CPU at its principal buffer in region "base".  Setup. */
+void ecb_set_region(struct ecb_state *es, void *base);
+
+/* Name the dtrace:::ERROR probe (NULL: none enabled).  Setup context. */
+void ecb_set_error_probe(struct ecb_state *es, const struct ecb_probe *ep);
+
+/* Move the enabling to ECB_ST_*.  Any context (a single store). */
+void ecb_set_state(struct ecb_state *es, uint32_t state);
+
+/*
+ * Run every ECB of probe "ep" for one firing on CPU "cpu", with probe
+ * arguments args[0, DIF_NARGS) (NULL: all 0) and timestamp "ts".
+ * Probe context: no locks, no allocation, no sleeping; interrupts off in
+ * the kernel; the caller runs on "cpu".
+ */
+void ecb_fire(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args, uint64_t ts);
+
+/*
+ * Drain speculations other CPUs committed or discarded while this CPU
+ * holds data (a cleanrate timer may call it).  Probe context on "cpu".
+ */
+void ecb_clean(struct ecb_state *es, uint32_t cpu, uint64_t ts);
+
+/* Dynamic-variable drops of the enabling.  Any context. */
+uint64_t ecb_dyndrops(const struct ecb_state *es);
+
+#endif /* KDT_ECB_H */

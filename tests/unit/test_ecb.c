@@ -1,0 +1,554 @@
+/*
+ * test_ecb.c -- the ECB runner (common/ecb.c) and speculations
+ * (common/spec.c) in userspace: small D programs are compiled with
+ * dc_compile(), loaded with dof_load(), given a one-CPU region in memory
+ * and fired by hand; the tests then read the records back with the
+ * region reader and the aggregation buffer with agg_next().
+ *
+ * Probes are assigned by name: BEGIN = 1, END = 2, ERROR = 3, anything
+ * else (a tick) = 4; ECB i gets EPID i + 1.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kt_check.h"
+#include "compiler/dc.h"
+#include "consumer/kc_env.h"
+#include "dof_load.h"
+#include "dif.h"
+#include "rgn.h"
+#include "agg.h"
+#include "spec.h"
+#include "ecb.h"
+
+#define TE_NPROBES	4
+#define TE_MAXRECS	64
+#define TE_RGNSIZE	(64 * 4096)
+
+struct te_rec {
+	uint32_t	tr_epid;
+	uint32_t	tr_size;	/* payload bytes */
+	uint8_t		tr_data[512];
+};
+
+struct te {
+	struct dc_out	t_out;
+	struct dof_enabling *t_den;
+	struct ecb_state *t_es;
+	void		*t_rgn;
+	struct ecb_probe t_probes[TE_NPROBES];
+	struct ecb_ref	t_refs[TE_NPROBES][16];
+	char		t_names[TE_NPROBES][16];
+	struct te_rec	t_recs[TE_MAXRECS];
+	uint32_t	t_nrecs;
+};
+
+static uint32_t
+te_probe_of(const struct dof_pdesc *pd)
+{
+	if (strcmp(pd->lp_name, "BEGIN") == 0)
+		return 0;
+	if (strcmp(pd->lp_name, "END") == 0)
+		return 1;
+	if (strcmp(pd->lp_name, "ERROR") == 0)
+		return 2;
+	return 3;
+}
+
+static void
+te_probes(struct te *t)
+{
+	static const char *const names[] = { "BEGIN", "END", "ERROR", "tick" };
+	static const uint32_t kinds[] = { ECB_PK_BEGIN, ECB_PK_END,
+	    ECB_PK_ERROR, ECB_PK_OTHER };
+	struct ecb_probe *ep;
+	uint32_t i, p;
+
+	for (p = 0; p < TE_NPROBES; p++) {
+		ep = &t->t_probes[p];
+		strcpy(t->t_names[p], names[p]);
+		ep->ep_id = p + 1;
+		ep->ep_kind = kinds[p];
+		ep->ep_prov = "dtrace";
+		ep->ep_mod = "";
+		ep->ep_func = "";
+		ep->ep_name = t->t_names[p];
+		ep->ep_ecbs = t->t_refs[p];
+	}
+	for (i = 0; i < t->t_den->den_necbs; i++) {
+		ep = &t->t_probes[te_probe_of(&t->t_den->den_ecbs[i].le_pdesc)];
+		t->t_refs[ep->ep_id - 1][ep->ep_necbs].er_ecb = i;
+		t->t_refs[ep->ep_id - 1][ep->ep_necbs].er_epid = i + 1;
+		ep->ep_necbs++;
+	}
+}
+
+/* Region with every probe and EPID published. */
+static void
+te_region(struct te *t, uint32_t policy)
+{
+	struct rgn_params rp;
+	struct kdt_err ke;
+	uint32_t i;
+
+	t->t_rgn = aligned_alloc(4096, TE_RGNSIZE);
+	ck_assert_ptr_nonnull(t->t_rgn);
+	memset(t->t_rgn, 0, TE_RGNSIZE);
+	memset(&rp, 0, sizeof (rp));
+	rp.rp_ncpu = 1;
+	rp.rp_policy = policy;
+	rp.rp_probe_cap = 8;
+	rp.rp_epid_cap = 32;
+	rp.rp_dof = t->t_den->den_dof;
+	rp.rp_dofsz = t->t_den->den_dofsz;
+	ck_assert_int_eq(rgn_init(t->t_rgn, TE_RGNSIZE, &rp, &ke), 0);
+	for (i = 0; i < TE_NPROBES; i++)
+		ck_assert_int_eq(rgn_add_probe(t->t_rgn, i + 1, "dtrace", "",
+		    "", t->t_names[i], &ke), 0);
+	for (i = 0; i < t->t_den->den_necbs; i++)
+		ck_assert_int_eq(rgn_add_epid(t->t_rgn, i + 1,
+		    te_probe_of(&t->t_den->den_ecbs[i].le_pdesc) + 1, i,
+		    t->t_den->den_ecbs[i].le_size, &ke), 0);
+}
+
+/* Compile, load, set up; "p" may adjust the parameters. */
+static void
+te_setup_p(struct te *t, const char *src, const struct ecb_params *pp,
+    int expect)
+{
+	struct dc_opts opts;
+	struct ecb_params p;
+	struct kdt_err ke;
+
+	memset(t, 0, sizeof (*t));
+	memset(&opts, 0, sizeof (opts));
+	opts.dco_btf = "build/kernel/vmlinux";
+	opts.dco_destructive = 1;
+	ck_assert_msg(dc_compile(src, strlen(src), "t.d", &opts,
+	    &t->t_out) == 0, "%s", t->t_out.dco_diag);
+	ck_assert_int_eq(dof_load(t->t_out.dco_dof, t->t_out.dco_dofsz,
+	    &t->t_den, &ke), 0);
+	te_probes(t);
+	te_region(t, DTRACEOPT_BUFPOLICY_FILL);
+	ecb_params_init(&p, t->t_den, 1);
+	p.ep_policy = DTRACEOPT_BUFPOLICY_FILL;
+	p.ep_user = 1;
+	p.ep_aggsize = 64 * 1024;
+	if (pp != NULL) {
+		p.ep_nspec = pp->ep_nspec;
+		p.ep_specsize = pp->ep_specsize;
+		p.ep_destructive = pp->ep_destructive;
+	}
+	ck_assert_int_eq(ecb_create(t->t_den, &p, &t->t_es, &ke), expect);
+	if (expect != 0)
+		return;
+	ecb_set_region(t->t_es, t->t_rgn);
+	ecb_set_error_probe(t->t_es, &t->t_probes[2]);
+	kc_env_clear_readable();
+	ck_assert_int_eq(kc_env_add_readable(t, sizeof (*t)), 0);
+}
+
+static void
+te_setup(struct te *t, const char *src)
+{
+	te_setup_p(t, src, NULL, 0);
+}
+
+static void
+te_free(struct te *t)
+{
+	kc_env_clear_readable();
+	ecb_destroy(t->t_es);
+	dof_free(t->t_den);
+	dc_out_free(&t->t_out);
+	free(t->t_rgn);
+}
+
+static void
+te_fire(struct te *t, uint32_t probe, uint64_t arg0)
+{
+	uint64_t args[DIF_NARGS] = { arg0 };
+
+	ecb_fire(t->t_es, &t->t_probes[probe - 1], 0, args, 1000);
+}
+
+static int
+te_on_rec(void *arg, uint32_t cpu, const struct rgn_rec *rec,
+    const uint8_t *payload, uint64_t loff)
+{
+	struct te *t = arg;
+	struct te_rec *r;
+
+	ck_assert_uint_lt(t->t_nrecs, TE_MAXRECS);
+	r = &t->t_recs[t->t_nrecs++];
+	r->tr_epid = rec->rr_epid;
+	r->tr_size = rec->rr_size - RGN_REC_HDRSIZE;
+	ck_assert_uint_le(r->tr_size, sizeof (r->tr_data));
+	memcpy(r->tr_data, payload, r->tr_size);
+	return 0;
+}
+
+static int
+te_on_bad(void *arg, uint32_t cpu, uint64_t loff, const char *what)
+{
+	ck_abort_msg("bad record stream at 0x%llx: %s",
+	    (unsigned long long)loff, what);
+	return 1;
+}
+
+/* Read every record of cpu 0 into t_recs. */
+static void
+te_read(struct te *t)
+{
+	struct rgn_walk_cb cb = { te_on_rec, te_on_bad, t };
+	struct rgn_view v;
+	struct kdt_err ke;
+
+	t->t_nrecs = 0;
+	ck_assert_int_eq(rgn_open(&v, t->t_rgn, TE_RGNSIZE, RGN_PHYS_ANY,
+	    &ke), 0);
+	ck_assert_int_eq(rgn_walk_cpu(&v, 0, &cb, &ke), 0);
+}
+
+static int64_t
+te_i64(const struct te_rec *r, uint32_t off)
+{
+	int64_t v;
+
+	memcpy(&v, r->tr_data + off, 8);
+	return v;
+}
+
+START_TEST(test_predicate_selects_firings)
+{
+	struct te t;
+
+	te_setup(&t, "BEGIN /arg0 == 5/ { trace(7); }");
+	te_fire(&t, 1, 4);
+	te_fire(&t, 1, 5);
+	te_fire(&t, 1, 6);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 1);
+	ck_assert_uint_eq(t.t_recs[0].tr_epid, 1);
+	ck_assert_int_eq(te_i64(&t.t_recs[0], 0), 7);
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_records_hold_integers_and_strings)
+{
+	struct te t;
+	const struct dof_lecb *le;
+
+	te_setup(&t, "BEGIN { trace(arg0 + 1); trace(\"hello\"); }");
+	te_fire(&t, 1, 41);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 1);
+	le = &t.t_den->den_ecbs[0];
+	ck_assert_uint_eq(t.t_recs[0].tr_size, le->le_size);
+	ck_assert_int_eq(te_i64(&t.t_recs[0], le->le_acts[0].la_rec_off), 42);
+	ck_assert_str_eq((const char *)t.t_recs[0].tr_data +
+	    le->le_acts[1].la_rec_off, "hello");
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_empty_clause_writes_header_only_record)
+{
+	struct te t;
+
+	te_setup(&t, "BEGIN { } BEGIN { @a = count(); }");
+	te_fire(&t, 1, 0);
+	te_read(&t);
+	/* The empty clause: a record; the aggregation: none. */
+	ck_assert_uint_eq(t.t_nrecs, 1);
+	ck_assert_uint_eq(t.t_recs[0].tr_epid, 1);
+	ck_assert_uint_eq(t.t_recs[0].tr_size, 0);
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_aggregations_update_the_cpu_buffer)
+{
+	const struct agg_ent *ae = NULL;
+	struct te t;
+	uint32_t n = 0;
+	int64_t key;
+
+	te_setup(&t, "BEGIN { @c[arg0] = count(); @s = sum(arg0); }");
+	te_fire(&t, 1, 3);
+	te_fire(&t, 1, 3);
+	te_fire(&t, 1, 9);
+	while ((ae = agg_next(t.t_es->es_cpus[0].ec_agg, ae)) != NULL) {
+		n++;
+		if (ae->ae_keysize == 0) {
+			ck_assert_int_eq((int64_t)agg_ent_data(ae)[0], 15);
+			continue;
+		}
+		memcpy(&key, agg_ent_key(ae), 8);
+		ck_assert_int_eq((int64_t)agg_ent_data(ae)[0],
+		    key == 3 ? 2 : 1);
+	}
+	ck_assert_uint_eq(n, 3);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 0);
+	te_free(&t);
+}
+END_TEST
+
+static const char te_spec_src[] =
+    "BEGIN /arg0 == 1/ { self->s = speculation(); }\n"
+    "BEGIN /arg0 == 2/ { speculate(self->s); trace(arg0); }\n"
+    "BEGIN /arg0 == 3/ { commit(self->s); }\n"
+    "BEGIN /arg0 == 4/ { discard(self->s); }\n"
+    "BEGIN /arg0 == 5/ { trace(55); }\n"
+    "BEGIN /arg0 == 6/ { self->t = speculation(); }\n";
+
+START_TEST(test_speculation_commit_copies_records)
+{
+	struct te t;
+
+	te_setup(&t, te_spec_src);
+	te_fire(&t, 1, 1);
+	ck_assert_uint_eq(spec_state_of(t.t_es->es_spec, 1), SPEC_ACTIVE);
+	te_fire(&t, 1, 2);
+	te_fire(&t, 1, 2);
+	ck_assert_uint_eq(spec_state_of(t.t_es->es_spec, 1), SPEC_ACTIVEONE);
+	te_fire(&t, 1, 5);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 1);	/* only trace(55) so far */
+	te_fire(&t, 1, 3);
+	ck_assert_uint_eq(spec_state_of(t.t_es->es_spec, 1), SPEC_INACTIVE);
+	te_read(&t);
+	/* trace(55), then the two speculated ones (commit records none) */
+	ck_assert_uint_eq(t.t_nrecs, 3);
+	ck_assert_uint_eq(t.t_recs[0].tr_epid, 5);
+	ck_assert_uint_eq(t.t_recs[1].tr_epid, 2);
+	ck_assert_int_eq(te_i64(&t.t_recs[1], 0), 2);
+	ck_assert_uint_eq(t.t_recs[2].tr_epid, 2);
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_speculation_discard_drops_records)
+{
+	struct te t;
+
+	te_setup(&t, te_spec_src);
+	te_fire(&t, 1, 1);
+	te_fire(&t, 1, 2);
+	te_fire(&t, 1, 4);
+	ck_assert_uint_eq(spec_state_of(t.t_es->es_spec, 1), SPEC_INACTIVE);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 0);	/* nothing reached the buffer */
+	te_fire(&t, 1, 1);	/* the buffer is free again */
+	ck_assert_uint_eq(spec_state_of(t.t_es->es_spec, 1), SPEC_ACTIVE);
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_speculation_overflow_and_exhaustion_count)
+{
+	struct ecb_params p;
+	struct te t;
+
+	memset(&p, 0, sizeof (p));
+	p.ep_nspec = 1;
+	p.ep_specsize = 40;	/* one 32-byte record fits, not two */
+	te_setup_p(&t, te_spec_src, &p, 0);
+	te_fire(&t, 1, 1);
+	te_fire(&t, 1, 2);
+	te_fire(&t, 1, 2);
+	ck_assert_uint_eq(t.t_es->es_cpus[0].ec_spec.sc_drops, 1);
+	te_fire(&t, 1, 6);	/* the only buffer is active */
+	ck_assert_uint_eq(t.t_es->es_cpus[0].ec_spec.sc_unavail, 1);
+	te_fire(&t, 1, 3);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 1);	/* the one that fitted */
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_exit_drains_and_skips_later_begin)
+{
+	struct te t;
+
+	te_setup(&t, "BEGIN { exit(4); } BEGIN { trace(1); } "
+	    "tick-1s { trace(2); } END { trace(3); }");
+	te_fire(&t, 1, 0);
+	ck_assert_uint_eq(t.t_es->es_state, ECB_ST_DRAINING);
+	ck_assert_int_eq(t.t_es->es_status, 4);
+	ck_assert_uint_eq(t.t_es->es_exited, 1);
+	te_fire(&t, 4, 0);	/* not a dtrace probe: skipped */
+	te_fire(&t, 2, 0);	/* END runs */
+	ecb_set_state(t.t_es, ECB_ST_STOPPED);
+	te_fire(&t, 2, 0);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 2);
+	ck_assert_uint_eq(t.t_recs[0].tr_epid, 1);
+	ck_assert_uint_eq(t.t_recs[1].tr_epid, 4);
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_fault_writes_error_record_and_fires_error)
+{
+	struct rgn_errrec ee;
+	struct te t;
+
+	te_setup(&t, "BEGIN { trace(1); trace(*(int *)arg0); }\n"
+	    "ERROR { trace(arg1); trace(arg2); trace(arg3); trace(arg4); "
+	    "trace(arg5); }\n"
+	    "ERROR { trace(*(int *)0); }\n");
+	te_fire(&t, 1, 0x10);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 2);
+	ck_assert_uint_eq(t.t_recs[0].tr_epid, RGN_EPID_ERROR);
+	memcpy(&ee, t.t_recs[0].tr_data, sizeof (ee));
+	ck_assert_uint_eq(ee.ee_epid, 1);
+	ck_assert_uint_eq(ee.ee_act, 2);
+	ck_assert_uint_eq(ee.ee_fault, DTRACEFLT_BADADDR);
+	ck_assert_uint_eq(ee.ee_addr, 0x10);
+	ck_assert_uint_eq(t.t_recs[1].tr_epid, 2);
+	ck_assert_int_eq(te_i64(&t.t_recs[1], 0), 1);
+	ck_assert_int_eq(te_i64(&t.t_recs[1], 8), 2);
+	ck_assert_int_eq(te_i64(&t.t_recs[1], 16), (int64_t)ee.ee_pc * 4);
+	ck_assert_int_eq(te_i64(&t.t_recs[1], 24), DTRACEFLT_BADADDR);
+	ck_assert_int_eq(te_i64(&t.t_recs[1], 32), 0x10);
+	/* The fault inside the second ERROR clause only counts. */
+	ck_assert_uint_eq(t.t_es->es_cpus[0].ec_dblerrors, 1);
+	ck_assert_uint_eq(t.t_es->es_cpus[0].ec_rc->rc_errors, 1);
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_destructive_needs_permission)
+{
+	struct ecb_params p;
+	struct te t;
+
+	memset(&p, 0, sizeof (p));
+	p.ep_nspec = 1;
+	te_setup_p(&t, "BEGIN { system(\"true\"); }", &p, -EPERM);
+	te_free(&t);
+	p.ep_destructive = 1;
+	te_setup_p(&t, "BEGIN { system(\"true\"); }", &p, 0);
+	te_free(&t);
+	te_setup_p(&t, "BEGIN { panic(); }", &p, -EOPNOTSUPP);
+	te_free(&t);
+}
+END_TEST
+
+START_TEST(test_nested_firing_is_dropped)
+{
+	struct te t;
+
+	te_setup(&t, "BEGIN { trace(1); }");
+	t.t_es->es_cpus[0].ec_busy = 1;
+	te_fire(&t, 1, 0);
+	t.t_es->es_cpus[0].ec_busy = 0;
+	ck_assert_uint_eq(t.t_es->es_cpus[0].ec_rc->rc_drops, 1);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 0);
+	te_free(&t);
+}
+END_TEST
+
+/* Two CPUs, one speculation: the committing CPU copies its own records
+ * at once, the other CPU's follow when it cleans. */
+START_TEST(test_spec_commit_many_cpus)
+{
+	struct spec_counts sc;
+	struct spec_state *ss;
+	struct rgn_params rp;
+	struct kdt_err ke;
+	uint64_t word = 7;
+	void *rgn = aligned_alloc(4096, TE_RGNSIZE);
+	uint32_t id;
+
+	ck_assert_ptr_nonnull(rgn);
+	memset(rgn, 0, TE_RGNSIZE);
+	memset(&rp, 0, sizeof (rp));
+	memset(&sc, 0, sizeof (sc));
+	rp.rp_ncpu = 2;
+	rp.rp_policy = DTRACEOPT_BUFPOLICY_FILL;
+	rp.rp_probe_cap = 8;
+	rp.rp_epid_cap = 8;
+	ck_assert_int_eq(rgn_init(rgn, TE_RGNSIZE, &rp, &ke), 0);
+	ck_assert_int_eq(spec_create(&ss, 1, 2, 256, &ke), 0);
+	id = spec_alloc(ss, &sc);
+	ck_assert_uint_eq(id, 1);
+	ck_assert_int_eq(spec_put(ss, id, 0, 9, 1, &word, 8, &sc), 0);
+	ck_assert_uint_eq(spec_state_of(ss, id), SPEC_ACTIVEONE);
+	ck_assert_int_eq(spec_put(ss, id, 1, 9, 2, &word, 8, &sc), 0);
+	ck_assert_uint_eq(spec_state_of(ss, id), SPEC_ACTIVEMANY);
+	spec_commit(ss, id, 0, rgn_cpu(rgn, 0), DTRACEOPT_BUFPOLICY_FILL, 5);
+	ck_assert_uint_eq(spec_state_of(ss, id), SPEC_COMMITTINGMANY);
+	ck_assert_uint_eq(rgn_cpu(rgn, 0)->rc_head, 24);
+	ck_assert_uint_eq(spec_alloc(ss, &sc), 0);
+	ck_assert_uint_eq(sc.sc_busy, 1);
+	ck_assert_int_eq(spec_put(ss, id, 1, 9, 3, &word, 8, &sc), -ENOENT);
+	spec_clean(ss, 1, rgn_cpu(rgn, 1), DTRACEOPT_BUFPOLICY_FILL, 6);
+	ck_assert_uint_eq(rgn_cpu(rgn, 1)->rc_head, 24);
+	ck_assert_uint_eq(spec_state_of(ss, id), SPEC_INACTIVE);
+	ck_assert_int_eq(spec_check(ss, 2), -1);
+	ck_assert_int_eq(spec_check(ss, 0), 0);
+	spec_destroy(ss);
+	free(rgn);
+}
+END_TEST
+
+/* A buffer left holding data of an older speculation is never reused. */
+START_TEST(test_spec_stale_buffer_is_emptied)
+{
+	struct spec_counts sc;
+	struct spec_state *ss;
+	struct kdt_err ke;
+	uint64_t word = 7;
+	uint32_t id;
+
+	memset(&sc, 0, sizeof (sc));
+	ck_assert_int_eq(spec_create(&ss, 1, 2, 64, &ke), 0);
+	id = spec_alloc(ss, &sc);
+	ck_assert_int_eq(spec_put(ss, id, 1, 9, 1, &word, 8, &sc), 0);
+	spec_discard(ss, id, 0);
+	spec_clean(ss, 1, NULL, DTRACEOPT_BUFPOLICY_FILL, 2);
+	ck_assert_uint_eq(spec_state_of(ss, id), SPEC_INACTIVE);
+	/* Simulate a late append from before the claim. */
+	ss->ss_bufs[1].sb_used = 24;
+	ck_assert_uint_eq(spec_alloc(ss, &sc), 1);
+	ck_assert_int_eq(spec_put(ss, id, 1, 9, 3, &word, 8, &sc), 0);
+	ck_assert_uint_eq(ss->ss_bufs[1].sb_used, 24);
+	ck_assert_int_eq(spec_put(ss, id, 1, 9, 3, &word, 8, &sc), 0);
+	ck_assert_int_eq(spec_put(ss, id, 1, 9, 3, &word, 8, &sc), -ENOSPC);
+	ck_assert_uint_eq(sc.sc_drops, 1);
+	spec_destroy(ss);
+}
+END_TEST
+
+static Suite *
+ecb_suite(void)
+{
+	Suite *s = suite_create("ecb");
+	TCase *tc = tcase_create("runner");
+
+	tcase_add_test(tc, test_predicate_selects_firings);
+	tcase_add_test(tc, test_records_hold_integers_and_strings);
+	tcase_add_test(tc, test_empty_clause_writes_header_only_record);
+	tcase_add_test(tc, test_aggregations_update_the_cpu_buffer);
+	tcase_add_test(tc, test_speculation_commit_copies_records);
+	tcase_add_test(tc, test_speculation_discard_drops_records);
+	tcase_add_test(tc, test_speculation_overflow_and_exhaustion_count);
+	tcase_add_test(tc, test_exit_drains_and_skips_later_begin);
+	tcase_add_test(tc, test_fault_writes_error_record_and_fires_error);
+	tcase_add_test(tc, test_destructive_needs_permission);
+	tcase_add_test(tc, test_nested_firing_is_dropped);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("spec");
+	tcase_add_test(tc, test_spec_commit_many_cpus);
+	tcase_add_test(tc, test_spec_stale_buffer_is_emptied);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KT_MAIN(ecb_suite)
