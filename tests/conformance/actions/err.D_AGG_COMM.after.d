@@ -1,0 +1,8 @@
+/*
+ * No aggregation after commit() in one clause.
+ */
+BEGIN
+{
+	commit(1);
+	@a = count();
+}

@@ -1,0 +1,8 @@
+/*
+ * No aggregation after speculate().
+ */
+BEGIN
+{
+	speculate(1);
+	@a = count();
+}

@@ -1,0 +1,8 @@
+/*
+ * No data-recording action after commit().
+ */
+BEGIN
+{
+	commit(1);
+	printf("x");
+}

@@ -1,0 +1,8 @@
+/*
+ * No exit() after speculate().
+ */
+BEGIN
+{
+	speculate(1);
+	exit(0);
+}

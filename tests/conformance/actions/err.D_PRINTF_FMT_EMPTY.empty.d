@@ -1,0 +1,8 @@
+/*
+ * printf() needs a non-empty format.
+ */
+BEGIN
+{
+	printf("");
+	exit(0);
+}

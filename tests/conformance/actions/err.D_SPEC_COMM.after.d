@@ -1,0 +1,8 @@
+/*
+ * speculate() may not follow commit() in one clause.
+ */
+BEGIN
+{
+	commit(1);
+	speculate(1);
+}

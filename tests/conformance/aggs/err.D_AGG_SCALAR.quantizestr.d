@@ -1,0 +1,8 @@
+/*
+ * quantize() of a string is an error.
+ */
+BEGIN
+{
+	@a = quantize("x");
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/*
+ * clear() takes an aggregation.
+ */
+BEGIN
+{
+	clear(1);
+	exit(0);
+}

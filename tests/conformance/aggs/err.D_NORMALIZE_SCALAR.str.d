@@ -1,0 +1,9 @@
+/*
+ * normalize() needs a scalar factor.
+ */
+BEGIN
+{
+	@a = count();
+	normalize(@a, "x");
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/*
+ * printa() takes aggregations.
+ */
+BEGIN
+{
+	printa(1);
+	exit(0);
+}

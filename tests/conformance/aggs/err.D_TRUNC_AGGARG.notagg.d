@@ -1,0 +1,8 @@
+/*
+ * trunc() takes an aggregation.
+ */
+BEGIN
+{
+	trunc(1);
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/*
+ * Built-in variables cannot be assigned.
+ */
+BEGIN
+{
+	pid = 1;
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/*
+ * An aggregation must be assigned an aggregating function.
+ */
+BEGIN
+{
+	@a = 1;
+}

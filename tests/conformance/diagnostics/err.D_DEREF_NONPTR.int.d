@@ -1,0 +1,8 @@
+/*
+ * Only pointers can be dereferenced.
+ */
+BEGIN
+{
+	x = 1;
+	y = *x;
+}

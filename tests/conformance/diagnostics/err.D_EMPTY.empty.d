@@ -1,0 +1,3 @@
+/*
+ * A program without any clause is an error.
+ */

@@ -1,0 +1,8 @@
+/*
+ * -> needs a pointer.
+ */
+BEGIN
+{
+	x = 1;
+	y = x->a;
+}

@@ -1,0 +1,8 @@
+/*
+ * An empty character constant is an error.
+ */
+BEGIN
+{
+	x = '';
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/*
+ * A string cannot be compared with an integer.
+ */
+BEGIN
+{
+	x = "abc" == 1;
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/*
+ * The operands of << must be integers.
+ */
+BEGIN
+{
+	x = "abc" << 2;
+	exit(0);
+}

@@ -1,0 +1,9 @@
+/*
+ * An unknown option is an error.
+ */
+#pragma D option nosuchoption
+
+BEGIN
+{
+	exit(0);
+}

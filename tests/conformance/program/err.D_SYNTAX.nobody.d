@@ -1,0 +1,4 @@
+/*
+ * A probe description must be followed by a predicate or a body.
+ */
+BEGIN

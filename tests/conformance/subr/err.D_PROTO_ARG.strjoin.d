@@ -1,0 +1,8 @@
+/*
+ * strjoin() takes strings, not integers.
+ */
+BEGIN
+{
+	x = strjoin(1, "b");
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/*
+ * strlen() takes exactly one argument.
+ */
+BEGIN
+{
+	x = strlen("a", "b");
+	exit(0);
+}

@@ -1,0 +1,13 @@
+/*
+ * substr() with a start index (negative counts from the end) and an
+ * optional length.
+ * kdt-args: -q
+ */
+BEGIN
+{
+	printf("[%s] [%s] [%s]\n", substr("hello world", 6),
+	    substr("hello", 1, 3), substr("hello", -3));
+	printf("[%s] [%s] [%s]\n", substr("hello", 0, 0), substr("hello", 10),
+	    substr("hello", 2, 100));
+	exit(0);
+}
