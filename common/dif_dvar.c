@@ -339,6 +339,18 @@ dif_var_valsize(const struct dif_var *v, uint32_t strsize)
 	return 8;
 }
 
+/*
+ * Strings and by-reference types live in a data block of their own (the
+ * 8-byte slot holds its address); integers live in the slot.  Layout and
+ * sizing both ask this, so they cannot disagree.
+ */
+static int
+dif_var_byref(const struct dif_var *v)
+{
+	return v->dtdv_type.dtdt_kind == DIF_TYPE_STRING ||
+	    (v->dtdv_type.dtdt_flags & DIF_TF_BYREF) != 0;
+}
+
 static int
 dif_var_isdyn(const struct dif_var *v)
 {
@@ -408,8 +420,7 @@ dif_vlayout_obj(struct dif_vlayout *vl, const struct dif_object *d,
 		if (n > vl->vl_nvars[v->dtdv_scope])
 			vl->vl_nvars[v->dtdv_scope] = n;
 		if (v->dtdv_scope == DIFV_SCOPE_GLOBAL &&
-		    v->dtdv_kind == DIFV_KIND_SCALAR &&
-		    dif_var_valsize(v, strsize) != 8)
+		    v->dtdv_kind == DIFV_KIND_SCALAR && dif_var_byref(v))
 			vl->vl_gdata += (dif_var_valsize(v, strsize) + 7) & ~7u;
 		if (dif_var_isdyn(v)) {
 			vl->vl_dyn = 1;
@@ -464,7 +475,7 @@ dif_vdeclare(struct dif_vstate *vs, const struct dif_var *v,
 	struct dif_vinfo *vi;
 	uint32_t size = dif_var_valsize(v, vs->vst_strsize);
 	uint8_t isstr = v->dtdv_type.dtdt_kind == DIF_TYPE_STRING;
-	uint8_t byref = isstr || (v->dtdv_type.dtdt_flags & DIF_TF_BYREF);
+	uint8_t byref = dif_var_byref(v);
 
 	vi = &vs->vst_vars[v->dtdv_scope][v->dtdv_id - DIF_VAR_OTHER_UBASE];
 	if (vi->vi_kind == 0xff) {
@@ -570,6 +581,11 @@ dif_vstate_init(struct dif_vstate *vs, void *area, uint64_t size,
 	if ((rc = dif_vdeclare_all(vs, den, err)) != 0)
 		return rc;
 	off = (dif_vplace(vs, off) + 7) & ~(uint64_t)7;
+	/* The sizing is an upper bound of the placement; never trust it. */
+	if (off > fixed)
+		return kdt_err_set(err, EINVAL, "DIF_VSTATE", KDT_ERR_NOOFF,
+		    "variables were placed up to byte %llu of a variable state sized for %llu",
+		    (unsigned long long)off, (unsigned long long)fixed);
 	if (vl.vl_dyn)
 		dif_dstore_init(&vs->vst_dyn, vs->vst_area + off, size - off,
 		    vl.vl_keymax, vl.vl_valmax);
