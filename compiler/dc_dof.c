@@ -148,6 +148,7 @@ dw_actions(struct dw *w, const struct dc_clause *cl)
 		a[i].dofa_ntuple = ac->ac_ntuple;
 		a[i].dofa_arg = ac->ac_fmt != NULL ? dw_str(w, ac->ac_fmt) :
 		    ac->ac_arg;
+		a[i].dofa_uarg = ac->ac_stmt;
 	}
 	return dw_sec(w, DOF_SECT_ACTDESC, 8, sizeof (*a), a,
 	    sizeof (*a) * (size_t)cl->cl_nacts);

@@ -196,6 +196,10 @@ struct dc_action {
 	struct dc_difo	*ac_difo;	/* NULL: none (count, stack, ...) */
 	uint32_t	ac_ntuple;	/* aggregations: key actions before */
 	uint64_t	ac_arg;		/* kind argument when no format */
+	uint32_t	ac_stmt;	/* statement number, 1.. per program:
+					   the ACTDESC library argument, so a
+					   consumer groups one statement's
+					   actions (printa(@a, @b)) */
 };
 
 struct dc_pdesc {
@@ -221,6 +225,7 @@ struct dc_clause {
 struct dc_chunk;
 
 struct dc_ctx {
+	uint32_t	cx_stmt;	/* statements compiled so far */
 	const char	*cx_name;		/* what diagnostics name */
 	const char	*cx_srcname;	/* the source's name */
 	const char	*cx_src;

@@ -749,6 +749,7 @@ dc_add_action(struct dc_ctx *cx, struct dc_clause *cl, uint32_t kind,
 	na[cl->cl_nacts].ac_kind = kind;
 	na[cl->cl_nacts].ac_fmt = fmt;
 	na[cl->cl_nacts].ac_difo = df;
+	na[cl->cl_nacts].ac_stmt = cx->cx_stmt;
 	cl->cl_acts = na;
 	cl->cl_nacts++;
 }
@@ -762,6 +763,7 @@ ps_body(struct dc_ctx *cx, struct dc_clause *cl)
 			dc_next(cx);
 			continue;
 		}
+		cx->cx_stmt++;
 		dc_act_statement(cx, cl, ps_expr(cx));
 		if (TOK(cx) == DT_SEMI)
 			dc_next(cx);
