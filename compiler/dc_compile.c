@@ -112,6 +112,48 @@ dc_ctx_init(struct dc_ctx *cx, const char *src, size_t len,
 		cx->cx_optv[i] = DTRACEOPT_UNSET;
 }
 
+/* Does "s" contain a probe-description glob character? */
+static int
+dc_isglob(const char *s)
+{
+	return strpbrk(s, "*?[\\") != NULL;
+}
+
+/*
+ * The dtrace provider's probes are the same on every engine (BEGIN, END,
+ * ERROR, module and function empty), so a description naming that
+ * provider exactly, with no glob, either matches one of them or matches
+ * nothing at all: the latter is D_PDESC_ZERO, as in dtrace, unless -Z.
+ * Descriptions of other providers are matched when they are enabled.
+ */
+static void
+dc_check_dtrace_pdescs(struct dc_ctx *cx)
+{
+	const struct dc_clause *cl;
+	const struct dc_pdesc *pd;
+	int i;
+
+	for (cl = cx->cx_clauses; cl != NULL && !cx->cx_zdefs;
+	    cl = cl->cl_next) {
+		for (i = 0; i < cl->cl_npdescs; i++) {
+			pd = &cl->cl_pdescs[i];
+			if (strcmp(pd->pd_prov, "dtrace") != 0 ||
+			    dc_isglob(pd->pd_mod) || dc_isglob(pd->pd_func) ||
+			    dc_isglob(pd->pd_name))
+				continue;
+			if (pd->pd_mod[0] == '\0' && pd->pd_func[0] == '\0' &&
+			    (strcmp(pd->pd_name, "BEGIN") == 0 ||
+			    strcmp(pd->pd_name, "END") == 0 ||
+			    strcmp(pd->pd_name, "ERROR") == 0 ||
+			    pd->pd_name[0] == '\0'))
+				continue;
+			dc_error(cx, pd->pd_line, pd->pd_col, "D_PDESC_ZERO",
+			    "probe description %s:%s:%s:%s does not match any probes",
+			    pd->pd_prov, pd->pd_mod, pd->pd_func, pd->pd_name);
+		}
+	}
+}
+
 /* The volatile context pointer keeps longjmp from clobbering it. */
 static int
 dc_run(struct dc_ctx *volatile cx)
@@ -137,6 +179,7 @@ dc_run(struct dc_ctx *volatile cx)
 	if (cx->cx_clauses == NULL)
 		dc_error(cx, cx->cx_line, cx->cx_col, "D_EMPTY",
 		    "program contains no probe clauses");
+	dc_check_dtrace_pdescs(cx);
 	if (dc_dof_write(cx, &out->dco_dof, &out->dco_dofsz) != 0)
 		dc_error(cx, 0, 0, "D_NOMEM", "out of memory writing DOF");
 	if (o != NULL && o->dco_dis != NULL)
