@@ -70,8 +70,7 @@ static int
 ecb_kernel_only(uint32_t kind)
 {
 	return kind == DTRACEACT_PANIC || kind == DTRACEACT_BREAKPOINT ||
-	    kind == DTRACEACT_CHILL || kind == DTRACEACT_STOP ||
-	    kind == DTRACEACT_RAISE;
+	    kind == DTRACEACT_STOP || kind == DTRACEACT_RAISE;
 }
 
 /* May action "la" of ECB "i" run under params "p"?  0 or -errno. */
@@ -438,6 +437,12 @@ ecb_act_rec(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
 		if (es->es_state == ECB_ST_ACTIVE ||
 		    es->es_state == ECB_ST_WARMUP)
 			ecb_set_state(es, ECB_ST_DRAINING);
+		break;
+	case DTRACEACT_CHILL:
+		/* One chill() may not hold the CPU longer than this. */
+		if (v > ECB_CHILL_MAX)
+			return ecb_fault(r, DTRACEFLT_ILLOP, v);
+		kenv_delay_ns(v);
 		break;
 	case DTRACEACT_SPECULATE:
 		if (spec_check(es->es_spec, v) < 0)

@@ -79,6 +79,12 @@
 #define ECB_PK_ERROR		3
 
 #define ECB_SCRATCH_DEFAULT	8192	/* plus strsize, per CPU */
+/*
+ * Longest single chill(), in ns: dtrace's default chill_max.  A longer
+ * one is an illegal-operation fault (the ERROR probe fires) rather than a
+ * CPU held for seconds with interrupts off.
+ */
+#define ECB_CHILL_MAX		500000000ull
 #define ECB_AGGSIZE_DEFAULT	(4ULL << 20)
 #define ECB_DYNVARSIZE_DEFAULT	(1ULL << 20)
 #define ECB_SPECSIZE_DEFAULT	(32ULL << 10)

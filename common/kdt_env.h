@@ -101,6 +101,12 @@ uint64_t kenv_ppid(void);
 uint64_t kenv_uid(void);
 uint64_t kenv_gid(void);
 uint64_t kenv_walltime(void);
+
+/*
+ * Spin for "ns" nanoseconds without sleeping (chill()).  The caller
+ * bounds ns (ECB_CHILL_MAX).  Probe context: no locks, no sleeping.
+ */
+void kenv_delay_ns(uint64_t ns);
 uint64_t kenv_vtime(void);
 uint64_t kenv_curthread(void);
 uint32_t kenv_ipl(void);

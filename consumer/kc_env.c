@@ -212,6 +212,16 @@ kenv_gid(void)
 	return (uint64_t)getgid();
 }
 
+/* chill() in the userspace engine: spin on the monotonic clock. */
+void
+kenv_delay_ns(uint64_t ns)
+{
+	uint64_t end = kenv_timestamp() + ns;
+
+	while (kenv_timestamp() < end)
+		;
+}
+
 uint64_t
 kenv_walltime(void)
 {

@@ -310,6 +310,12 @@ kc_silent(const struct dof_laction *la)
 	case DTRACEACT_COMMIT:
 	case DTRACEACT_DISCARD:
 	case DTRACEACT_NONE:
+	/* destructive actions act in the probe; dtrace prints nothing */
+	case DTRACEACT_CHILL:
+	case DTRACEACT_PANIC:
+	case DTRACEACT_BREAKPOINT:
+	case DTRACEACT_STOP:
+	case DTRACEACT_RAISE:
 		return 1;
 	default:
 		return DTRACEACT_ISAGG(la->la_kind);

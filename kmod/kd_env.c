@@ -6,6 +6,7 @@
  * through the kernel's fault-safe accessors, so a bad address in a D
  * program becomes -EFAULT (a DIF fault), never an oops.
  */
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -236,6 +237,23 @@ uint64_t
 kenv_gid(void)
 {
 	return from_kgid_munged(&init_user_ns, current_gid());
+}
+
+/*
+ * chill(): busy-wait in microsecond steps (udelay's own limit is a few
+ * milliseconds per call), the remainder with ndelay.
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+void
+kenv_delay_ns(uint64_t ns)
+{
+	while (ns >= 1000000) {
+		udelay(1000);
+		ns -= 1000000;
+	}
+	if (ns >= 1000)
+		udelay(ns / 1000);
+	ndelay(ns % 1000);
 }
 
 /* Probe context: no locks, no allocation, no sleeping. */
