@@ -8,6 +8,7 @@ set -euo pipefail
 pkgs=(
 	build-essential pkg-config
 	libelf-dev zlib1g-dev libbpf-dev check
+	liblzo2-dev libsnappy-dev libzstd-dev
 	"linux-headers-$KVER"
 	qemu-system-x86 busybox-static cpio kmod python3
 	zstd xz-utils
