@@ -25,7 +25,8 @@ BASE_CFLAGS	:= -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
 CFLAGS		?= -O2
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
-LIBS		:= -lelf -lz $(shell pkg-config --libs libbpf 2>/dev/null)
+LIBS		:= -lelf -lz $(shell pkg-config --libs libbpf 2>/dev/null) \
+		   -llzo2 -lsnappy -lzstd
 CHECK_LIBS	:= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 LIB_SRC		:= $(wildcard common/*.c) \

@@ -29,6 +29,8 @@
 
 /* Options of one decoding run. */
 #define KC_F_QUIET	0x1	/* as if the quiet option were set */
+#define KC_F_MERGE	0x2	/* all cpus in timestamp order (kdt-extract
+				   --merge), not cpu after cpu */
 
 struct kc_opts {
 	const char	*ko_prog;	/* message prefix, e.g. "kdt-extract" */

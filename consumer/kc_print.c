@@ -322,6 +322,29 @@ kc_silent(const struct dof_laction *la)
 	}
 }
 
+/*
+ * print() of an integer: the DIFEXPR carries the value's type name as its
+ * format; dtrace prints "<type> 0x<hex>" with the value masked to its size.
+ * Returns 0 when the record is not such an integer (traced as trace()).
+ */
+static int
+kc_print_int(struct kc_dec *d, const struct dof_laction *la,
+    const uint8_t *payload)
+{
+	const struct dif_object *o = la->la_difo;
+	uint64_t v = 0;
+	uint32_t n = la->la_rec_size;
+
+	if (la->la_fmt == NULL || o == NULL || la->la_rec_isstr ||
+	    o->do_rtype.dtdt_kind != DIF_TYPE_CTF ||
+	    o->do_rtype.dtdt_ckind != DIF_CTF_INTEGER ||
+	    (n != 1 && n != 2 && n != 4 && n != 8))
+		return 0;
+	memcpy(&v, payload + la->la_rec_off, n);	/* little-endian */
+	fprintf(d->kd_out, "%s 0x%llx\n", la->la_fmt, (unsigned long long)v);
+	return 1;
+}
+
 /* One plain action (not a statement spanning several).  Probe-free. */
 static void
 kc_do_one(struct kc_dec *d, const struct dof_laction *la,
@@ -332,7 +355,7 @@ kc_do_one(struct kc_dec *d, const struct dof_laction *la,
 
 	kc_val_of(la, payload, &v);
 	if (la->la_kind == DTRACEACT_DIFEXPR) {
-		if (la->la_rec_size != 0)
+		if (la->la_rec_size != 0 && !kc_print_int(d, la, payload))
 			kc_fmt_trace_opts(d->kd_out, &v, d->kd_fmtflags |
 			    (d->kd_quiet ? KC_FMT_QUIET : 0));
 	} else if (la->la_kind == DTRACEACT_TRACEMEM_DYNSIZE) {
@@ -539,6 +562,103 @@ kc_cpu_counts(const struct rgn_view *v, const char *prog, FILE *err,
 		    rc->rc_errors == 1 ? "" : "s", cpu);
 }
 
+/*
+ * --merge (KC_F_MERGE): walk every cpu first, collecting where each
+ * record is (records of a dead image stay put), sort by timestamp (then
+ * cpu, then walk order, so equal stamps keep each cpu's order) and decode
+ * them through the same kc_on_rec(), which needs each cpu's records in
+ * walk order: a stamp lower than its predecessor's on the same cpu is
+ * sorted as that predecessor's.  Torn and corrupt spots are reported
+ * while walking.  Memory: one struct kc_mrec (48 bytes) per record.
+ */
+struct kc_mrec {
+	uint64_t	mr_ts;
+	uint64_t	mr_loff;
+	uint64_t	mr_seq;
+	const struct rgn_rec *mr_rec;
+	const uint8_t	*mr_payload;
+	uint32_t	mr_cpu;
+};
+
+struct kc_merge {
+	struct kc_dec	*mg_dec;
+	struct kc_mrec	*mg_recs;
+	uint64_t	mg_n;
+	uint64_t	mg_cap;
+	uint64_t	mg_lastts;	/* of the cpu being walked */
+};
+
+static int
+kc_merge_rec(void *arg, uint32_t cpu, const struct rgn_rec *rec,
+    const uint8_t *payload, uint64_t loff)
+{
+	struct kc_merge *mg = arg;
+	struct kc_mrec *m;
+
+	if (mg->mg_n == mg->mg_cap) {
+		mg->mg_cap = mg->mg_cap ? mg->mg_cap * 2 : 1024;
+		m = realloc(mg->mg_recs, mg->mg_cap * sizeof (*m));
+		if (m == NULL)
+			return -1;
+		mg->mg_recs = m;
+	}
+	m = &mg->mg_recs[mg->mg_n];
+	/* a stamp going backwards must not reorder its own cpu */
+	if (mg->mg_n == 0 || m[-1].mr_cpu != cpu ||
+	    rec->rr_timestamp > mg->mg_lastts)
+		mg->mg_lastts = rec->rr_timestamp;
+	m->mr_ts = mg->mg_lastts;
+	m->mr_loff = loff;
+	m->mr_seq = mg->mg_n++;
+	m->mr_rec = rec;
+	m->mr_payload = payload;
+	m->mr_cpu = cpu;
+	return 0;
+}
+
+static int
+kc_merge_bad(void *arg, uint32_t cpu, uint64_t loff, const char *what)
+{
+	return kc_on_bad(((struct kc_merge *)arg)->mg_dec, cpu, loff, what);
+}
+
+static int
+kc_mrec_cmp(const void *a, const void *b)
+{
+	const struct kc_mrec *x = a, *y = b;
+
+	if (x->mr_ts != y->mr_ts)
+		return x->mr_ts < y->mr_ts ? -1 : 1;
+	if (x->mr_cpu != y->mr_cpu)
+		return x->mr_cpu < y->mr_cpu ? -1 : 1;
+	return x->mr_seq < y->mr_seq ? -1 : x->mr_seq > y->mr_seq;
+}
+
+static void
+kc_print_merged(struct kc_dec *d, const struct rgn_view *v)
+{
+	struct kc_merge mg = { d, NULL, 0, 0, 0 };
+	struct rgn_walk_cb cb = { kc_merge_rec, kc_merge_bad, &mg };
+	struct kdt_err ke;
+	uint64_t i;
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++)
+		if (rgn_walk_cpu(v, cpu, &cb, &ke) < 0)
+			fprintf(d->kd_o.do_err, "%s: %s: %s\n",
+			    d->kd_o.do_prog, d->kd_o.do_input, ke.ke_msg);
+	if (mg.mg_n > 1)
+		qsort(mg.mg_recs, mg.mg_n, sizeof (*mg.mg_recs),
+		    kc_mrec_cmp);
+	for (i = 0; i < mg.mg_n; i++)
+		(void) kc_on_rec(d, mg.mg_recs[i].mr_cpu, mg.mg_recs[i].mr_rec,
+		    mg.mg_recs[i].mr_payload, mg.mg_recs[i].mr_loff);
+	fflush(d->kd_out);
+	free(mg.mg_recs);
+	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++)
+		kc_cpu_counts(v, d->kd_o.do_prog, d->kd_o.do_err, cpu);
+}
+
 /* Open the image and load its enabling; 0 or 1 after saying why. */
 static int
 kc_load(const char *prog, const char *input, FILE *err, struct rgn_view *v,
@@ -592,10 +712,13 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 		dof_free(den);
 		return 1;
 	}
-	for (cpu = 0; cpu < v.rv_hdr->rh_ncpu; cpu++) {
-		(void) kc_dec_consume(d, cpu);
-		kc_cpu_counts(&v, o.do_prog, err, cpu);
-	}
+	if (opts != NULL && (opts->ko_flags & KC_F_MERGE))
+		kc_print_merged(d, &v);
+	else
+		for (cpu = 0; cpu < v.rv_hdr->rh_ncpu; cpu++) {
+			(void) kc_dec_consume(d, cpu);
+			kc_cpu_counts(&v, o.do_prog, err, cpu);
+		}
 	fputc('\n', out);
 	kc_dec_free(d);
 	dof_free(den);

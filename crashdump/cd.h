@@ -16,7 +16,19 @@
  *                            rgn_probe_hdr()   rgn_open() + kc_print_region()
  *
  * Sources stream: they pread() what is asked for; nothing maps or loads
- * the whole dump, so memory use does not grow with the dump.
+ * the whole dump, so memory use does not grow with the dump.  The
+ * formats and their memory bound beyond the CD_CHUNK scan buffer and the
+ * region image itself:
+ *
+ *   ELF vmcore (cd_elf.c)         24 B per PT_LOAD
+ *   kdump-compressed (cd_kdump.c) 24 B per run of dumped pages, one bitmap
+ *                                 chunk (64 KiB) while opening, two pages
+ *   ... flattened (cd_flat.c)     + 24 B per flattened record
+ *   raw region image (cd_raw.c)   one range, nothing else
+ *
+ * cd_open() sniffs the format quietly by its first bytes; once a format
+ * is chosen, every failure names the input, the place, the value and the
+ * limit.
  */
 #ifndef KDT_CD_H
 #define KDT_CD_H
@@ -57,6 +69,9 @@ struct cd_src {
 					   file, CD_NOADDR if none */
 	int		cs_fd;
 	void		*cs_priv;
+	const char	*cs_hole;	/* why a phys address may be absent,
+					   e.g. "excluded from the dump" */
+	int		cs_raw;		/* a raw region image at pa 0 */
 };
 
 /*
@@ -70,6 +85,52 @@ void cd_close(struct cd_src *s);
 /* The ELF opener (cd_elf.c); fd is owned by the source on success. */
 int cd_elf_open(int fd, const char *path, const char *prog,
     struct cd_src **out, FILE *err);
+
+/*
+ * kdump-compressed dumps (cd_kdump.c), plain or flattened ("flat" set:
+ * the file starts "makedumpfile"); fd is owned by the source on success.
+ */
+int cd_kdump_open(int fd, const char *path, const char *prog, int flat,
+    struct cd_src **out, FILE *err);
+
+/* A raw region image (cd_raw.c): the region itself, header at offset 0. */
+int cd_raw_open(int fd, const char *path, const char *prog,
+    struct cd_src **out, FILE *err);
+
+/*
+ * The bytes of a kdump-compressed file (cd_flat.c): read directly, or
+ * through an index of a flattened stream's records (sorted by fr_off).
+ */
+struct cd_flrec {
+	uint64_t	fr_off;		/* logical offset */
+	uint64_t	fr_size;	/* bytes */
+	uint64_t	fr_pos;		/* file position of the data */
+};
+
+struct cd_file {
+	int		cf_fd;
+	const char	*cf_name;
+	const char	*cf_prog;
+	FILE		*cf_err;
+	uint64_t	cf_size;	/* logical bytes */
+	int		cf_flat;
+	struct cd_flrec	*cf_recs;	/* flattened: the index */
+	uint64_t	cf_nrecs;
+};
+
+/* Index a flattened stream: 0, or 1 after printing why. */
+int cd_flat_index(struct cd_file *f);
+/* Read logical bytes: 0, -EIO past the end or in a gap, -errno. */
+int cd_file_read(const struct cd_file *f, uint64_t off, void *buf,
+    uint64_t n);
+/* pread exactly n bytes: 0, -EIO at end of file, -errno. */
+int cd_pread_all(int fd, void *buf, uint64_t n, uint64_t off);
+
+/*
+ * The first physical address above pa that the source holds, or
+ * CD_NOADDR: the end of the hole pa is in.
+ */
+uint64_t cd_hole_end(const struct cd_src *s, uint64_t pa);
 
 /*
  * Read n physical bytes at pa into buf.  0, or -ENXIO with *missing set

@@ -1,20 +1,24 @@
 /*
  * cd_extract.c -- kdt-extract: print what kdt recorded, from a crash dump.
  *
- *   kdt-extract DUMP [-q] [--phys ADDR] [-h]
+ *   kdt-extract DUMP [-q] [--merge] [--phys ADDR] [-h]
  *
  * Opens the dump as a memory source (cd_open), finds the region in it
- * (cd_find_region: by scanning, or at --phys ADDR) and prints it with the
+ * (cd_find_region: by scanning, or at --phys ADDR; a raw region image is
+ * the region, read whole and decoded without the physical-address check,
+ * after saying on stderr which boot wrote it) and prints it with the
  * consumer's one decoder (kc_print_region_opts), so the output is what a
  * live "kdt" run would have printed.  -q forces quiet output (only what
- * the actions print).  This is a library function so that the unit tests
- * run the whole tool in-process; crashdump/kdt_extract_main.c is only
- * main().
+ * the actions print); --merge prints all cpus' records in timestamp
+ * order instead of cpu after cpu.  This is a library function so that
+ * the unit tests run the whole tool in-process;
+ * crashdump/kdt_extract_main.c is only main().
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rgn.h"
 #include "consumer/kc.h"
 #include "crashdump/cd.h"
 
@@ -25,15 +29,19 @@ struct cd_args {
 	const char	*ca_dump;
 	uint64_t	ca_phys;	/* CD_NOADDR: scan */
 	int		ca_quiet;
+	int		ca_merge;
 	int		ca_help;
 };
 
 static void
 cd_usage(FILE *f)
 {
-	fprintf(f, "usage: %s DUMP [-q] [--phys ADDR] [-h]\n"
-	    "  DUMP         ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory)\n"
+	fprintf(f, "usage: %s DUMP [-q] [--merge] [--phys ADDR] [-h]\n"
+	    "  DUMP         ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory),\n"
+	    "               kdump-compressed (plain or flattened; zlib, lzo, snappy, zstd)\n"
+	    "               or a raw region image (dd of the region, kdt's kdump hook)\n"
 	    "  -q           quiet: print only what the D program's actions print\n"
+	    "  --merge      all CPUs' records in timestamp order, not CPU after CPU\n"
 	    "  --phys ADDR  the region is at physical address ADDR (default: scan)\n"
 	    "  -h           this help\n", CD_PROG);
 }
@@ -68,6 +76,8 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 			ca->ca_help = 1;
 		else if (strcmp(argv[i], "-q") == 0)
 			ca->ca_quiet = 1;
+		else if (strcmp(argv[i], "--merge") == 0)
+			ca->ca_merge = 1;
 		else if (strcmp(argv[i], "--phys") == 0 && i + 1 < argc) {
 			if (cd_parse_phys(argv[++i], &ca->ca_phys, err))
 				return 2;
@@ -91,6 +101,58 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 	return 0;
 }
 
+/* Say on err which boot wrote a raw image (its header is valid enough). */
+static void
+cd_raw_whence(const char *path, const struct rgn_hdr *h, FILE *err)
+{
+	char id[33];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		snprintf(id + 2 * i, 3, "%02x", h->rh_bootid[i]);
+	fprintf(err, "%s: %s: raw region image written by kernel %.*s, boot id %s, region was at phys 0x%llx\n",
+	    CD_PROG, path, (int)sizeof (h->rh_release),
+	    h->rh_release[0] != '\0' ? h->rh_release : "(unknown)", id,
+	    (unsigned long long)h->rh_phys);
+}
+
+/* A raw image is the region: read it whole.  0, or 1 after saying why. */
+static int
+cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
+{
+	struct rgn_hdr h;
+	uint64_t miss;
+
+	memset(rg, 0, sizeof (*rg));
+	if (cd_read_phys(s, 0, &h, sizeof (h), &miss) != 0 ||
+	    h.rh_size < CD_PAGE || h.rh_size > CD_REGION_MAX) {
+		fprintf(err, "%s: %s: raw region image: header size field 0x%llx is outside [0x%llx, 0x%llx]\n",
+		    CD_PROG, s->cs_name, (unsigned long long)h.rh_size,
+		    CD_PAGE, CD_REGION_MAX);
+		return 1;
+	}
+	if (h.rh_size > s->cs_total) {
+		fprintf(err, "%s: %s: raw region image is truncated: its header says %llu bytes, the file has %llu\n",
+		    CD_PROG, s->cs_name, (unsigned long long)h.rh_size,
+		    (unsigned long long)s->cs_total);
+		return 1;
+	}
+	rg->cg_img = malloc(h.rh_size);
+	if (rg->cg_img == NULL ||
+	    cd_read_phys(s, 0, rg->cg_img, h.rh_size, &miss) != 0) {
+		fprintf(err, "%s: %s: cannot read the %llu-byte raw region image\n",
+		    CD_PROG, s->cs_name, (unsigned long long)h.rh_size);
+		free(rg->cg_img);
+		rg->cg_img = NULL;
+		return 1;
+	}
+	rg->cg_size = h.rh_size;
+	rg->cg_pa = RGN_PHYS_ANY;
+	if (!quiet)
+		cd_raw_whence(s->cs_name, &h, err);
+	return 0;
+}
+
 int
 cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -109,13 +171,21 @@ cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 	}
 	if (cd_open(ca.ca_dump, CD_PROG, &s, err) != 0)
 		return 1;
-	rv = cd_find_region(s, ca.ca_phys, CD_PROG, &rg, err);
+	if (s->cs_raw && ca.ca_phys == CD_NOADDR)
+		rv = cd_raw_region(s, ca.ca_quiet, &rg, err);
+	else
+		rv = cd_find_region(s, ca.ca_phys, CD_PROG, &rg, err);
 	cd_close(s);
 	if (rv != 0)
 		return 1;
-	snprintf(input, sizeof (input), "%s: region at phys 0x%llx",
-	    ca.ca_dump, (unsigned long long)rg.cg_pa);
-	ko.ko_flags = ca.ca_quiet ? KC_F_QUIET : 0;
+	if (rg.cg_pa == RGN_PHYS_ANY)
+		snprintf(input, sizeof (input), "%s: raw region image",
+		    ca.ca_dump);
+	else
+		snprintf(input, sizeof (input), "%s: region at phys 0x%llx",
+		    ca.ca_dump, (unsigned long long)rg.cg_pa);
+	ko.ko_flags = (ca.ca_quiet ? KC_F_QUIET : 0) |
+	    (ca.ca_merge ? KC_F_MERGE : 0);
 	rv = kc_print_region_opts(rg.cg_img, rg.cg_size, rg.cg_pa, input,
 	    out, err, &ko);
 	free(rg.cg_img);

@@ -9,6 +9,10 @@
  * in the dump) and accepted only if rgn_open() validates it at its own
  * physical address: a stale copy of a header elsewhere in memory (a
  * buffer that once held the image) names another rh_phys and is skipped.
+ * A chunk that does not read (a damaged page of a compressed dump; the
+ * source has said which) is rescanned page by page.  A region touching
+ * a hole is rejected naming the missing physical range and, from the
+ * source's cs_hole, why it is missing (e.g. excluded from a kdump).
  * Called by cd_extract_main() (cd_extract.c).
  */
 #include <errno.h>
@@ -46,6 +50,22 @@ cd_why(struct cd_scan *sc, int keep, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Name the hole at "miss" inside the region [pa, pa + size). */
+static void
+cd_why_hole(struct cd_scan *sc, uint64_t pa, uint64_t size, uint64_t miss)
+{
+	uint64_t end = cd_hole_end(sc->sc_src, miss);
+	const char *why = sc->sc_src->cs_hole;
+
+	if (end > pa + size)
+		end = pa + size;
+	cd_why(sc, 1, "region at phys 0x%llx-0x%llx is not entirely in the dump: phys 0x%llx-0x%llx is missing%s%s%s",
+	    (unsigned long long)pa, (unsigned long long)(pa + size),
+	    (unsigned long long)miss, (unsigned long long)end,
+	    why != NULL ? " (" : "", why != NULL ? why : "",
+	    why != NULL ? ")" : "");
+}
+
 /* The region must be entirely in the dump; say what is missing if not. */
 static int
 cd_check_backed(struct cd_scan *sc, uint64_t pa, uint64_t size,
@@ -65,9 +85,7 @@ cd_check_backed(struct cd_scan *sc, uint64_t pa, uint64_t size,
 		    (unsigned long long)pa, (unsigned long long)(pa + size),
 		    (unsigned long long)cut);
 	else
-		cd_why(sc, 1, "region at phys 0x%llx-0x%llx is not entirely in the dump: phys 0x%llx is missing",
-		    (unsigned long long)pa, (unsigned long long)(pa + size),
-		    (unsigned long long)miss);
+		cd_why_hole(sc, pa, size, miss);
 	return 1;
 }
 
@@ -151,6 +169,31 @@ cd_scan_chunk(struct cd_scan *sc, const uint8_t *buf, uint64_t pa,
 	return 1;
 }
 
+/*
+ * A chunk that does not read whole (a damaged page of a compressed dump,
+ * already reported by the source): scan it page by page, skipping the
+ * pages that do not read, so one bad page does not hide the region.
+ */
+static int
+cd_scan_pages(struct cd_scan *sc, uint8_t *buf, uint64_t pa, uint64_t n,
+    struct cd_region *rg)
+{
+	uint64_t o, miss;
+
+	for (o = 0; o + sizeof (struct rgn_hdr) <= n; o += CD_PAGE) {
+		if (cd_read_phys(sc->sc_src, pa + o, buf, sizeof (struct
+		    rgn_hdr), &miss) != 0) {
+			cd_why(sc, 0, "read error at phys 0x%llx",
+			    (unsigned long long)(pa + o));
+			continue;
+		}
+		if (rgn_probe_hdr(buf, sizeof (struct rgn_hdr)) &&
+		    cd_try(sc, pa + o, rg) == 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int
 cd_scan_range(struct cd_scan *sc, const struct cd_range *r, uint8_t *buf,
     struct cd_region *rg)
@@ -163,11 +206,9 @@ cd_scan_range(struct cd_scan *sc, const struct cd_range *r, uint8_t *buf,
 	for (; pa < end; pa += n) {
 		n = end - pa < CD_CHUNK ? end - pa : CD_CHUNK;
 		if (cd_read_phys(sc->sc_src, pa, buf, n, &miss) != 0) {
-			cd_why(sc, 0, "read error at phys 0x%llx",
-			    (unsigned long long)pa);
-			return 1;
-		}
-		if (cd_scan_chunk(sc, buf, pa, n, rg) == 0)
+			if (cd_scan_pages(sc, buf, pa, n, rg) == 0)
+				return 0;
+		} else if (cd_scan_chunk(sc, buf, pa, n, rg) == 0)
 			return 0;
 		sc->sc_done += n;
 		cd_progress(sc, 0);

@@ -3,8 +3,12 @@
  * building the range list, reading physical bytes across ranges, and
  * choosing the opener by the dump's first bytes.
  *
- * Openers (cd_elf.c) call cd_src_new/cd_src_add/cd_src_sort; the locator
- * (cd_scan.c) and kdt-extract call cd_open/cd_read_phys/cd_close.
+ * Openers (cd_elf.c, cd_kdump.c, cd_raw.c) call cd_src_new, cd_src_add
+ * and cd_src_sort; the locator (cd_scan.c) and kdt-extract call cd_open,
+ * cd_read_phys, cd_hole_end and cd_close.  cd_open sniffs quietly: ELF
+ * by "\177ELF", kdump-compressed by "KDUMP   ", its flattened form by
+ * "makedumpfile", a raw region image by a valid region header at offset
+ * 0; anything else gets the list of supported formats.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/rgn.h"
 #include "crashdump/cd.h"
+
+#define CD_SUPPORTED	"supported: ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory), kdump-compressed (makedumpfile -c/-l/-p/-z, QEMU kdump-zlib/lzo/snappy; plain or flattened), raw kdt region image (dd of the region, kdt's kdump hook)"
 
 struct cd_src *
 cd_src_new(const char *name, const char *format, const struct cd_ops *ops,
@@ -106,6 +113,18 @@ cd_read_phys(struct cd_src *s, uint64_t pa, void *buf, uint64_t n,
 	return 0;
 }
 
+uint64_t
+cd_hole_end(const struct cd_src *s, uint64_t pa)
+{
+	uint64_t best = CD_NOADDR;
+	uint32_t i;
+
+	for (i = 0; i < s->cs_nranges; i++)
+		if (s->cs_ranges[i].cr_pa > pa && s->cs_ranges[i].cr_pa < best)
+			best = s->cs_ranges[i].cr_pa;
+	return best;
+}
+
 void
 cd_close(struct cd_src *s)
 {
@@ -126,19 +145,20 @@ cd_unknown(const char *path, const char *prog, const uint8_t *b, ssize_t n,
 {
 	ssize_t i;
 
-	fprintf(err, "%s: %s: not an ELF core dump (first bytes 0x", prog,
-	    path);
+	fprintf(err, "%s: %s: not an ELF core dump, kdump-compressed dump or kdt region image (first bytes 0x",
+	    prog, path);
 	for (i = 0; i < n && i < 8; i++)
 		fprintf(err, "%02x", b[i]);
 	if (n <= 0)
 		fprintf(err, ", file is empty");
-	fprintf(err, "); supported: ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory)\n");
+	fprintf(err, "); %s\n", CD_SUPPORTED);
 }
 
 int
 cd_open(const char *path, const char *prog, struct cd_src **out, FILE *err)
 {
-	uint8_t magic[8];
+	uint64_t mb[sizeof (struct rgn_hdr) / 8];	/* aligned */
+	uint8_t *magic = (uint8_t *)mb;
 	ssize_t n;
 	int fd;
 
@@ -149,9 +169,15 @@ cd_open(const char *path, const char *prog, struct cd_src **out, FILE *err)
 		    strerror(errno));
 		return 1;
 	}
-	n = pread(fd, magic, sizeof (magic), 0);
+	n = pread(fd, magic, sizeof (mb), 0);
 	if (n >= 4 && memcmp(magic, "\177ELF", 4) == 0)
 		return cd_elf_open(fd, path, prog, out, err);
+	if (n >= 8 && memcmp(magic, "KDUMP   ", 8) == 0)
+		return cd_kdump_open(fd, path, prog, 0, out, err);
+	if (n >= 12 && memcmp(magic, "makedumpfile", 12) == 0)
+		return cd_kdump_open(fd, path, prog, 1, out, err);
+	if (n > 0 && rgn_probe_hdr(magic, (uint64_t)n))
+		return cd_raw_open(fd, path, prog, out, err);
 	if (n < 0)
 		fprintf(err, "%s: %s: cannot read: %s\n", prog, path,
 		    strerror(errno));

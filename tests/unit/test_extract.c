@@ -5,9 +5,9 @@
  *
  * Each test writes a small synthetic ELF core file at run time (no binary
  * fixtures): an ELF64 header, PT_NOTE and PT_LOAD program headers, noise
- * memory, a real region made by the writer (common/rgn_write.c) at
- * physical address 0x10000000 holding a hand-built one-ECB DOF (BEGIN,
- * trace of a 64-bit value), and optionally a stale full copy of the region
+ * memory, a real region made by the writer (common/rgn_write.c, through
+ * kt_region.h) at physical address 0x10000000 holding a hand-built
+ * one-ECB DOF (BEGIN, trace of a 64-bit value), and optionally a stale full copy of the region
  * at another address, which the locator must skip.  Broken inputs -- no
  * region, a dump cut in the middle of the region, not ELF, a truncated
  * ELF header, an ELF that is not a core -- must give a clear message and
@@ -19,107 +19,21 @@
 #include <unistd.h>
 
 #include "kt_check.h"
-#include "rgn.h"
-#include "dof.h"
-#include "dif.h"
+#include "kt_region.h"
 #include "crashdump/cd.h"
 
-#define T_RSIZE		(64 * 1024)
+#define T_RSIZE		KT_RSIZE
 #define T_RPHYS		0x10000000ULL
 #define T_STALE		0x40000ULL
 #define T_LOW		(1024 * 1024)	/* bytes of low memory at phys 0 */
-
-/* ---- a one-ECB DOF: dtrace:::BEGIN { trace(int64) } ---- */
-
-struct t_dofimg {
-	struct dof_hdr	hdr;
-	struct dof_sec	sec[6];
-	uint32_t	text;
-	uint32_t	pad0;
-	struct { struct dif_type t; uint32_t link; } difo;
-	struct dof_probedesc pd;
-	struct dof_actdesc ad;
-	struct dof_ecbdesc ed;
-	char		str[16];
-};
-
-static void
-t_sec(struct dof_sec *s, uint32_t type, uint32_t align, uint32_t entsize,
-    uint64_t off, uint64_t size)
-{
-	s->ds_type = type;
-	s->ds_align = align;
-	s->ds_flags = DOF_SECF_LOAD;
-	s->ds_entsize = entsize;
-	s->ds_offset = off;
-	s->ds_size = size;
-}
-
-static void
-t_dof(struct t_dofimg *d)
-{
-	memset(d, 0, sizeof (*d));
-	memcpy(d->hdr.dh_ident, "\177DOF", 4);
-	d->hdr.dh_ident[DOF_ID_MODEL] = DOF_MODEL_LP64;
-	d->hdr.dh_ident[DOF_ID_ENCODING] = DOF_ENCODE_NATIVE;
-	d->hdr.dh_ident[DOF_ID_VERSION] = DOF_VERSION_1;
-	d->hdr.dh_ident[DOF_ID_DIFVERS] = DIF_VERSION_2;
-	d->hdr.dh_ident[DOF_ID_DIFIREG] = 8;
-	d->hdr.dh_ident[DOF_ID_DIFTREG] = 8;
-	d->hdr.dh_hdrsize = sizeof (d->hdr);
-	d->hdr.dh_secsize = sizeof (struct dof_sec);
-	d->hdr.dh_secnum = 6;
-	d->hdr.dh_secoff = sizeof (d->hdr);
-	d->hdr.dh_loadsz = d->hdr.dh_filesz = sizeof (*d);
-	memcpy(d->str, "\0dtrace\0BEGIN", 14);
-	t_sec(&d->sec[0], DOF_SECT_STRTAB, 1, 0,
-	    offsetof(struct t_dofimg, str), sizeof (d->str));
-	d->text = DIF_INSTR_RET(0);
-	t_sec(&d->sec[1], DOF_SECT_DIF, 4, 4,
-	    offsetof(struct t_dofimg, text), 4);
-	d->difo.t.dtdt_ckind = DIF_CTF_INTEGER;
-	d->difo.t.dtdt_size = 8;
-	d->difo.link = 1;
-	t_sec(&d->sec[2], DOF_SECT_DIFOHDR, 4, 0,
-	    offsetof(struct t_dofimg, difo), sizeof (d->difo));
-	d->pd = (struct dof_probedesc){ 0, 1, 0, 0, 8, 0 };
-	t_sec(&d->sec[3], DOF_SECT_PROBEDESC, 4, 24,
-	    offsetof(struct t_dofimg, pd), 24);
-	d->ad = (struct dof_actdesc){ 2, DOF_SECIDX_NONE, DTRACEACT_DIFEXPR,
-	    0, 0, 0 };
-	t_sec(&d->sec[4], DOF_SECT_ACTDESC, 8, 32,
-	    offsetof(struct t_dofimg, ad), 32);
-	d->ed = (struct dof_ecbdesc){ 3, DOF_SECIDX_NONE, 4, 0, 0 };
-	t_sec(&d->sec[5], DOF_SECT_ECBDESC, 8, 0,
-	    offsetof(struct t_dofimg, ed), sizeof (d->ed));
-}
 
 /* A region at T_RPHYS with one BEGIN record on cpu 1 tracing "val". */
 static uint8_t *
 t_region(int64_t val)
 {
-	static struct t_dofimg dof;
-	struct rgn_params p;
-	struct kdt_err ke;
-	struct rgn_rec *rr;
-	uint8_t *b = calloc(1, T_RSIZE);
+	uint8_t *b = kt_region_new(T_RPHYS);
 
-	t_dof(&dof);
-	memset(&p, 0, sizeof (p));
-	p.rp_phys = T_RPHYS;
-	p.rp_ncpu = 2;
-	p.rp_policy = DTRACEOPT_BUFPOLICY_RING;
-	p.rp_probe_cap = 4;
-	p.rp_epid_cap = 4;
-	p.rp_dof = &dof;
-	p.rp_dofsz = sizeof (dof);
-	ck_assert_int_eq(rgn_init(b, T_RSIZE, &p, &ke), 0);
-	ck_assert_int_eq(rgn_add_probe(b, 1, "dtrace", "", "", "BEGIN", &ke),
-	    0);
-	ck_assert_int_eq(rgn_add_epid(b, 1, 1, 0, 8, &ke), 0);
-	rr = rgn_reserve(rgn_cpu(b, 1), DTRACEOPT_BUFPOLICY_RING, 8);
-	memcpy(rr + 1, &val, 8);
-	rgn_commit(rgn_cpu(b, 1), rr, 1, 1);
+	kt_region_rec(b, 1, 1, val);
 	return b;
 }
 
@@ -309,9 +223,11 @@ START_TEST(test_not_elf_and_truncated_header)
 	fputs("hello world, not a dump", f);
 	fclose(f);
 	ck_assert_int_eq(t_run(out, err, t_path, NULL, NULL, NULL), 1);
-	snprintf(want, sizeof (want), "kdt-extract: %s: not an ELF core dump (first bytes 0x68656c6c6f20776f); supported: ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory)\n",
+	snprintf(want, sizeof (want), "kdt-extract: %s: not an ELF core dump, kdump-compressed dump or kdt region image (first bytes 0x68656c6c6f20776f); supported: ELF vmcore",
 	    t_path);
-	ck_assert_str_eq(err, want);
+	ck_assert_ptr_nonnull(strstr(err, want));
+	ck_assert_ptr_nonnull(strstr(err, "kdump-compressed (makedumpfile"));
+	ck_assert_ptr_nonnull(strstr(err, "raw kdt region image"));
 	f = fopen(t_path, "w");
 	fwrite("\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\4\0", 1, 18, f);
 	fclose(f);
