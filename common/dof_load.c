@@ -624,10 +624,12 @@ dof_load_act(struct dof_ld *dl, const struct dof_actdesc *a, uint64_t from,
 	 * printf(fmt, a, b) is one PRINTF action per argument and only the
 	 * first names the format (reference 3.3): a PRINTF without a STRTAB
 	 * continues the previous one and has no format of its own.  PRINTA
-	 * without a STRTAB is printa() without a format.
+	 * without a STRTAB is printa() without a format.  A DIFEXPR with a
+	 * STRTAB is print(): the "format" is the value's type name.
 	 */
 	if (a->dofa_strtab != DOF_SECIDX_NONE &&
-	    !DTRACEACT_ISPRINTFLIKE(a->dofa_kind))
+	    !DTRACEACT_ISPRINTFLIKE(a->dofa_kind) &&
+	    a->dofa_kind != DTRACEACT_DIFEXPR)
 		return kdt_err_set(dl->dl_err, EINVAL, "DOF_FMT", from,
 		    "ACTDESC entry at offset 0x%llx: action kind 0x%x names format STRTAB section %u but is not printf-like",
 		    (dof_ull)from, a->dofa_kind, a->dofa_strtab);

@@ -5,9 +5,9 @@
  * statement of a clause body and appends the actions it compiles to:
  *
  *	trace(e)              DIFEXPR returning e
- *	print(e)              DIFEXPR returning e (reference 1.6 also names
- *	                      e's type as its format; common/dof_load.c does
- *	                      not accept a format on DIFEXPR yet)
+ *	print(e)              DIFEXPR returning e, its format the type name
+ *	                      as written (reference 1.6); the consumer
+ *	                      prints "<type> <value>"
  *	printf/system/freopen one printf-like action per argument
  *	printa([fmt,] @a...)  PRINTA per aggregation, object = variable id
  *	tracemem(a, n [, d])  [TRACEMEM_DYNSIZE d] TRACEMEM a, arg n
@@ -46,6 +46,8 @@ struct dc_actdef {
 	uint32_t	ad_kind;	/* DTRACEACT_* */
 	int		ad_class;	/* AK_* for the ordering rules */
 	dc_actfn	*ad_fn;
+	int		ad_min;		/* arguments, for use in expressions */
+	int		ad_max;
 };
 
 static const struct dc_actdef *dc_act_find(const char *name);
@@ -53,11 +55,18 @@ static const struct dc_actdef *dc_act_find(const char *name);
 /* ---- helpers ---- */
 
 static void
-dc_nargs(struct dc_ctx *cx, const struct dc_node *call, int min, int max)
+dc_nargs_tag(struct dc_ctx *cx, const struct dc_node *call, int min, int max,
+    const char *tag)
 {
 	if (call->n_nargs >= min && call->n_nargs <= max)
 		return;
-	dc_error(cx, call->n_line, call->n_col, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", call->n_str, call->n_nargs, call->n_nargs == 1 ? "" : "s", min == max ? "" : call->n_nargs < min ? "at least " : "at most ", call->n_nargs < min ? min : max);
+	dc_error(cx, call->n_line, call->n_col, tag, "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", call->n_str, call->n_nargs, call->n_nargs == 1 ? "" : "s", min == max ? "" : call->n_nargs < min ? "at least " : "at most ", call->n_nargs < min ? min : max);
+}
+
+static void
+dc_nargs(struct dc_ctx *cx, const struct dc_node *call, int min, int max)
+{
+	dc_nargs_tag(cx, call, min, max, "D_PROTO_LEN");
 }
 
 /*
@@ -81,8 +90,11 @@ dc_value_arg(struct dc_ctx *cx, struct dc_node *call, int i)
 		dc_type_expr(cx, s);
 		call->n_args[i] = a = s;
 	}
+	if (call->n_kind == DN_INDEX && !dc_type_is_scalar(&a->n_type) &&
+	    a->n_type.ty_kind != DC_STRING)
+		dc_error(cx, a->n_line, a->n_col, "D_KEY_TYPE", "@%s[ ] key #%d of type %s is not a scalar or string", call->n_a->n_str, i + 1, a->n_type.ty_name);
 	if (!dc_type_is_scalar(&a->n_type) && a->n_type.ty_kind != DC_STRING)
-		dc_error(cx, a->n_line, a->n_col, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype: %s is not a scalar or string (use stringof() for char arrays)", call->n_str, i + 1, a->n_type.ty_name);
+		dc_error(cx, a->n_line, a->n_col, strcmp(call->n_str, "printf") == 0 && i > 0 ? "D_PRINTF_ARG_TYPE" : "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype: %s is not a scalar or string (use stringof() for char arrays)", call->n_str, i + 1, a->n_type.ty_name);
 	return a;
 }
 
@@ -97,7 +109,7 @@ dc_scalar_arg(struct dc_ctx *cx, struct dc_node *call, int i)
 }
 
 /* Fold an integer constant expression; 0 when it is not one. */
-static int
+int
 dc_const(const struct dc_node *n, int64_t *v)
 {
 	int64_t a, b;
@@ -214,7 +226,8 @@ dc_a_print(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 
 	dc_nargs(cx, call, 1, 1);
 	a = dc_value_arg(cx, call, 0);
-	dc_add_action(cx, cl, DTRACEACT_DIFEXPR, NULL,
+	dc_add_action(cx, cl, DTRACEACT_DIFEXPR, a->n_type.ty_name != NULL &&
+	    a->n_type.ty_name[0] != '\0' ? a->n_type.ty_name : NULL,
 	    dc_cg_object(cx, a, -1));
 }
 
@@ -419,17 +432,22 @@ dc_a_aggop(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	    KDT_LIBACT_TRUNC;
 	struct dc_agg *ag;
 
+	/* dtrace has a tag of its own for each of these prototypes */
 	if (code == KDT_LIBACT_NORMALIZE)
-		dc_nargs(cx, call, 2, 2);
+		dc_nargs_tag(cx, call, 2, 2, "D_NORMALIZE_PROTO");
 	else if (code == KDT_LIBACT_TRUNC)
-		dc_nargs(cx, call, 1, 2);
+		dc_nargs_tag(cx, call, 1, 2, "D_TRUNC_PROTO");
+	else if (code == KDT_LIBACT_CLEAR)
+		dc_nargs_tag(cx, call, 1, 1, "D_CLEAR_PROTO");
 	else
-		dc_nargs(cx, call, 1, 1);
+		dc_nargs_tag(cx, call, 1, 1, "D_NORMALIZE_PROTO");
 	ag = dc_agg_arg(cx, call, 0);
 	dc_act(cx, cl, DTRACEACT_LIBACT, dc_cg_const(cx, ag->ag_id), code);
 	if (call->n_nargs == 2) {
-		dc_type_expr(cx, call->n_args[1]);
-		if (!dc_type_is_scalar(&call->n_args[1]->n_type))
+		if (call->n_args[1]->n_kind != DN_AGG)
+			dc_type_expr(cx, call->n_args[1]);
+		if (call->n_args[1]->n_kind == DN_AGG ||
+		    !dc_type_is_scalar(&call->n_args[1]->n_type))
 			dc_error(cx, call->n_args[1]->n_line, call->n_args[1]->n_col, code == KDT_LIBACT_TRUNC ? "D_TRUNC_SCALAR" : "D_NORMALIZE_SCALAR", "%s( ) argument #2 must be of scalar type, not %s", s, call->n_args[1]->n_type.ty_name);
 		dc_act(cx, cl, DTRACEACT_LIBACT,
 		    dc_cg_object(cx, call->n_args[1], 8), code);
@@ -517,7 +535,9 @@ dc_lquant(struct dc_ctx *cx, struct dc_node *call)
 	if (call->n_nargs >= 4) {
 		at = call->n_args[3];
 		step = dc_const_arg(cx, call, 3, "D_LQUANT_STEPTYPE", "step");
-		if (step <= 0 || step > UINT16_MAX)
+		if (step < 0)
+			dc_error(cx, at->n_line, at->n_col, "D_LQUANT_STEPTYPE", "lquantize( ) step (argument #4) %lld must be a positive integer constant", (long long)step);
+		if (step == 0 || step > UINT16_MAX)
 			dc_error(cx, at->n_line, at->n_col, "D_LQUANT_STEPVAL", "lquantize( ) step (argument #4) %lld must be 1..65535", (long long)step);
 	}
 	levels = (limit - base) / step;
@@ -689,6 +709,8 @@ dc_agg_key_type(struct dc_ctx *cx, struct dc_node *lhs, int i)
 {
 	struct dc_node *k = lhs->n_args[i];
 
+	if (k->n_kind == DN_AGG)
+		dc_error(cx, k->n_line, k->n_col, "D_KEY_TYPE", "@%s[ ] key #%d: an aggregation (@%s) cannot be a key", lhs->n_a->n_str, i + 1, k->n_str);
 	if (dc_agg_key_action(k) == NULL) {
 		dc_value_arg(cx, lhs, i);
 		return;
@@ -715,6 +737,9 @@ dc_a_aggregate(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *e)
 	if (e->n_op != DT_ASSIGN)
 		dc_error(cx, e->n_line, e->n_col, "D_AGG_FUNC", "@%s: aggregations can only be assigned with = and an aggregating function", agn->n_str);
 	af = rhs->n_kind == DN_CALL ? dc_aggfn_find(rhs->n_str) : NULL;
+	if (af == NULL && rhs->n_kind == DN_CALL &&
+	    !dc_act_is_action(rhs->n_str) && !dc_subr_known(rhs->n_str))
+		dc_error(cx, rhs->n_line, rhs->n_col, "D_FUNC_UNDEF", "failed to resolve %s: Unknown function name", rhs->n_str);
 	if (af == NULL)
 		dc_error(cx, rhs->n_line, rhs->n_col, "D_AGG_FUNC", "@%s: the right side must be an aggregating function (count, sum, min, max, avg, stddev, quantize, lquantize, llquantize)", agn->n_str);
 	if (nkeys > DC_MAXKEYS - 1)
@@ -724,7 +749,8 @@ dc_a_aggregate(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *e)
 		dc_agg_key_type(cx, lhs, i);
 	if (af->af_min > 0 && !dc_type_is_scalar(&dc_value_arg(cx, rhs,
 	    0)->n_type))
-		dc_error(cx, rhs->n_args[0]->n_line, rhs->n_args[0]->n_col, "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type", rhs->n_str);
+		dc_error(cx, rhs->n_args[0]->n_line, rhs->n_args[0]->n_col, strstr(rhs->n_str, "quantize") != NULL &&
+		    rhs->n_str[0] != 'q' ? "D_PROTO_ARG" : "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type", rhs->n_str);
 	arg = dc_agg_params(cx, rhs, af, &incr);
 	ag = dc_agg_get(cx, agn->n_str);
 	dc_agg_sig(cx, ag, rhs, keys, nkeys, af->af_kind, arg);
@@ -750,38 +776,38 @@ dc_a_aggregate(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *e)
 /* ---- the action table, ordering rules, statements ---- */
 
 static const struct dc_actdef dc_actdefs[] = {
-	{ "trace", DTRACEACT_DIFEXPR, AK_DREC, dc_a_trace },
-	{ "print", DTRACEACT_DIFEXPR, AK_DREC, dc_a_print },
-	{ "printf", DTRACEACT_PRINTF, AK_DREC, dc_a_printf },
-	{ "printa", DTRACEACT_PRINTA, AK_DREC, dc_a_printa },
-	{ "tracemem", DTRACEACT_TRACEMEM, AK_DREC, dc_a_tracemem },
-	{ "stack", DTRACEACT_STACK, AK_DREC, dc_a_stack },
-	{ "ustack", DTRACEACT_USTACK, AK_DREC, dc_a_stack },
-	{ "jstack", DTRACEACT_JSTACK, AK_DREC, dc_a_stack },
-	{ "sym", DTRACEACT_SYM, AK_DREC, dc_a_addr },
-	{ "func", DTRACEACT_SYM, AK_DREC, dc_a_addr },
-	{ "mod", DTRACEACT_MOD, AK_DREC, dc_a_addr },
-	{ "usym", DTRACEACT_USYM, AK_DREC, dc_a_addr },
-	{ "ufunc", DTRACEACT_USYM, AK_DREC, dc_a_addr },
-	{ "umod", DTRACEACT_UMOD, AK_DREC, dc_a_addr },
-	{ "uaddr", DTRACEACT_UADDR, AK_DREC, dc_a_addr },
-	{ "exit", DTRACEACT_EXIT, AK_EXIT, dc_a_exit },
-	{ "speculate", DTRACEACT_SPECULATE, AK_SPEC, dc_a_int1 },
-	{ "commit", DTRACEACT_COMMIT, AK_COMMIT, dc_a_int1 },
-	{ "discard", DTRACEACT_DISCARD, AK_DISCARD, dc_a_int1 },
-	{ "clear", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop },
-	{ "normalize", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop },
-	{ "denormalize", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop },
-	{ "trunc", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop },
-	{ "setopt", DTRACEACT_LIBACT, AK_LIB, dc_a_setopt },
-	{ "ftruncate", DTRACEACT_LIBACT, AK_LIB, dc_a_ftruncate },
-	{ "system", DTRACEACT_SYSTEM, AK_DESTR, dc_a_printf },
-	{ "freopen", DTRACEACT_FREOPEN, AK_DESTR, dc_a_printf },
-	{ "raise", DTRACEACT_RAISE, AK_DESTR, dc_a_int1 },
-	{ "chill", DTRACEACT_CHILL, AK_DESTR, dc_a_int1 },
-	{ "stop", DTRACEACT_STOP, AK_DESTR, dc_a_none },
-	{ "panic", DTRACEACT_PANIC, AK_DESTR, dc_a_none },
-	{ "breakpoint", DTRACEACT_BREAKPOINT, AK_DESTR, dc_a_none },
+	{ "trace", DTRACEACT_DIFEXPR, AK_DREC, dc_a_trace, 1, 1 },
+	{ "print", DTRACEACT_DIFEXPR, AK_DREC, dc_a_print, 1, 1 },
+	{ "printf", DTRACEACT_PRINTF, AK_DREC, dc_a_printf, 1, 64 },
+	{ "printa", DTRACEACT_PRINTA, AK_DREC, dc_a_printa, 1, 64 },
+	{ "tracemem", DTRACEACT_TRACEMEM, AK_DREC, dc_a_tracemem, 2, 3 },
+	{ "stack", DTRACEACT_STACK, AK_DREC, dc_a_stack, 0, 1 },
+	{ "ustack", DTRACEACT_USTACK, AK_DREC, dc_a_stack, 0, 2 },
+	{ "jstack", DTRACEACT_JSTACK, AK_DREC, dc_a_stack, 0, 2 },
+	{ "sym", DTRACEACT_SYM, AK_DREC, dc_a_addr, 1, 1 },
+	{ "func", DTRACEACT_SYM, AK_DREC, dc_a_addr, 1, 1 },
+	{ "mod", DTRACEACT_MOD, AK_DREC, dc_a_addr, 1, 1 },
+	{ "usym", DTRACEACT_USYM, AK_DREC, dc_a_addr, 1, 1 },
+	{ "ufunc", DTRACEACT_USYM, AK_DREC, dc_a_addr, 1, 1 },
+	{ "umod", DTRACEACT_UMOD, AK_DREC, dc_a_addr, 1, 1 },
+	{ "uaddr", DTRACEACT_UADDR, AK_DREC, dc_a_addr, 1, 1 },
+	{ "exit", DTRACEACT_EXIT, AK_EXIT, dc_a_exit, 1, 1 },
+	{ "speculate", DTRACEACT_SPECULATE, AK_SPEC, dc_a_int1, 1, 1 },
+	{ "commit", DTRACEACT_COMMIT, AK_COMMIT, dc_a_int1, 1, 1 },
+	{ "discard", DTRACEACT_DISCARD, AK_DISCARD, dc_a_int1, 1, 1 },
+	{ "clear", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop, 1, 1 },
+	{ "normalize", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop, 2, 2 },
+	{ "denormalize", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop, 1, 1 },
+	{ "trunc", DTRACEACT_LIBACT, AK_LIB, dc_a_aggop, 1, 2 },
+	{ "setopt", DTRACEACT_LIBACT, AK_LIB, dc_a_setopt, 1, 2 },
+	{ "ftruncate", DTRACEACT_LIBACT, AK_LIB, dc_a_ftruncate, 0, 0 },
+	{ "system", DTRACEACT_SYSTEM, AK_DESTR, dc_a_printf, 1, 64 },
+	{ "freopen", DTRACEACT_FREOPEN, AK_DESTR, dc_a_printf, 1, 64 },
+	{ "raise", DTRACEACT_RAISE, AK_DESTR, dc_a_int1, 1, 1 },
+	{ "chill", DTRACEACT_CHILL, AK_DESTR, dc_a_int1, 1, 1 },
+	{ "stop", DTRACEACT_STOP, AK_DESTR, dc_a_none, 0, 0 },
+	{ "panic", DTRACEACT_PANIC, AK_DESTR, dc_a_none, 0, 0 },
+	{ "breakpoint", DTRACEACT_BREAKPOINT, AK_DESTR, dc_a_none, 0, 0 },
 };
 
 static const struct dc_actdef *
@@ -793,6 +819,31 @@ dc_act_find(const char *name)
 		if (strcmp(dc_actdefs[i].ad_name, name) == 0)
 			return &dc_actdefs[i];
 	return NULL;
+}
+
+/*
+ * An action or aggregating function called inside an expression: dtrace
+ * checks its prototype and types it void, so that the expression around
+ * it reports the misuse (D_OP_ACT, D_OP_ARITH, D_STRINGOF_TYPE, ...);
+ * code generation refuses any that is left (D_ACT_EXPR).
+ */
+void
+dc_act_in_expr(struct dc_ctx *cx, struct dc_node *n)
+{
+	const struct dc_actdef *ad = dc_act_find(n->n_str);
+	const struct dc_aggfn *af = dc_aggfn_find(n->n_str);
+	int i;
+
+	if (ad != NULL)
+		dc_nargs(cx, n, ad->ad_min, ad->ad_max);
+	else if (af != NULL)
+		dc_nargs(cx, n, af->af_min, af->af_max);
+	for (i = 0; i < n->n_nargs; i++)
+		if (n->n_args[i]->n_kind != DN_AGG)
+			dc_type_expr(cx, n->n_args[i]);
+	memset(&n->n_type, 0, sizeof (n->n_type));
+	n->n_type.ty_kind = DC_VOID;
+	n->n_type.ty_name = "void";
 }
 
 /* Actions and aggregating functions cannot appear inside expressions. */
@@ -836,7 +887,6 @@ dc_act_order(struct dc_ctx *cx, struct dc_clause *cl, int class,
 		break;
 	case AK_DESTR:
 		DC_ORDER(st & DC_CS_SPEC, "D_ACT_SPEC", "destructive actions may not follow speculate( ) in the same clause");
-		DC_ORDER(!cx->cx_destructive, "D_ACT_DESTR", "destructive actions are not allowed: use -w (or #pragma D option destructive) to permit them");
 		cl->cl_state |= DC_CS_DREC;
 		break;
 	case AK_EXIT:
@@ -878,10 +928,15 @@ dc_act_statement(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *e)
 	if (e->n_kind == DN_CALL && (ad = dc_act_find(e->n_str)) != NULL) {
 		dc_act_order(cx, cl, ad->ad_class, e);
 		ad->ad_fn(cx, cl, e);
+		/* the prototype is checked first, as dtrace does */
+		if (ad->ad_class == AK_DESTR && !cx->cx_destructive)
+			dc_error(cx, e->n_line, e->n_col, "D_ACT_DESTR", "%s( ): destructive actions are not allowed: use -w (or #pragma D option destructive) to permit them", e->n_str);
 		return;
 	}
 	if (e->n_kind == DN_CALL && dc_aggfn_find(e->n_str) != NULL)
 		dc_error(cx, e->n_line, e->n_col, "D_AGG_FUNC", "%s( ) is an aggregating function: assign it to an aggregation, e.g. @[...] = %s(...)", e->n_str, e->n_str);
+	if (e->n_kind == DN_INDEX && e->n_a->n_kind == DN_AGG)
+		dc_error(cx, e->n_line, e->n_col, "D_AGG_NULL", "@%s[ ] is used without an aggregating function: write @%s[...] = f(...)", e->n_a->n_str, e->n_a->n_str);
 	dc_type_expr(cx, e);
 	dc_act(cx, cl, DTRACEACT_DIFEXPR, dc_cg_object(cx, e, 0), 0);
 }

@@ -663,6 +663,8 @@ cg_call(struct dc_ctx *cx, struct dc_node *n)
 {
 	int r;
 
+	if (dc_act_is_action(n->n_str))
+		dc_error(cx, n->n_line, n->n_col, "D_ACT_EXPR", "%s( ) is an action and cannot be used inside an expression", n->n_str);
 	if (n->n_nargs > DIF_TUPLE_MAX)
 		dc_error(cx, n->n_line, n->n_col, "D_PROTO_LEN", "%s( ) has %d arguments, limit %d", n->n_str, n->n_nargs, DIF_TUPLE_MAX);
 	r = cg_tuple(cx, n->n_args, n->n_nargs, 1);
@@ -682,7 +684,7 @@ cg_deref(struct dc_ctx *cx, struct dc_node *n)
 	return r;
 }
 
-/* &p->m, &s.m, &*p: the address, without the final load. */
+/* &p->m, &s.m, &*p, &p[i], &a[i]: the address, without the final load. */
 static int
 cg_addr(struct dc_ctx *cx, struct dc_node *n)
 {
@@ -691,6 +693,15 @@ cg_addr(struct dc_ctx *cx, struct dc_node *n)
 
 	if (a->n_kind == DN_DEREF)
 		return cg_expr(cx, a->n_a);
+	if (a->n_kind == DN_INDEX) {
+		r = cg_expr(cx, a->n_a);
+		rt = cg_expr(cx, a->n_args[0]);
+		cg_scale(cx, a, rt, a->n_type.ty_kind == DC_PTR ? 8 :
+		    a->n_type.ty_size);
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, r, rt, r));
+		cg_free(cx, rt);
+		return r;
+	}
 	r = cg_expr(cx, a->n_a);
 	if (a->n_moff != 0) {
 		rt = cg_reg(cx, n);

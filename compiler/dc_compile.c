@@ -120,6 +120,57 @@ dc_isglob(const char *s)
 }
 
 /*
+ * Nanoseconds between firings of a profile provider probe named
+ * "profile-N[unit]" or "tick-N[unit]" (no unit: N per second), or 0 when
+ * the name is not one the provider creates.
+ */
+static uint64_t
+dc_profile_ns(const char *name)
+{
+	static const struct { const char *u; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 }, { "s", 1000000000 },
+		{ "sec", 1000000000 }, { "m", 60000000000ULL },
+		{ "min", 60000000000ULL }, { "h", 3600000000000ULL },
+		{ "hour", 3600000000000ULL }, { "d", 86400000000000ULL },
+		{ "day", 86400000000000ULL },
+	};
+	const char *p = strchr(name, '-');
+	uint64_t n = 0;
+	size_t i;
+
+	if (p == NULL || p[1] < '0' || p[1] > '9')
+		return 0;
+	for (p++; *p >= '0' && *p <= '9' && n < 1000000000000ULL; p++)
+		n = n * 10 + (uint64_t)(*p - '0');
+	if (n == 0)
+		return 0;
+	if (*p == '\0' || strcmp(p, "hz") == 0)
+		return 1000000000ULL / n;
+	for (i = 0; i < sizeof (units) / sizeof (units[0]); i++)
+		if (strcmp(p, units[i].u) == 0)
+			return n * units[i].ns;
+	return 0;
+}
+
+/*
+ * A profile provider description without globs names one probe, which
+ * exists only for a well-formed rate no faster than every 200us (dtrace's
+ * profile-min): otherwise it matches nothing, D_PDESC_ZERO unless -Z.
+ */
+static void
+dc_check_profile_pdesc(struct dc_ctx *cx, const struct dc_pdesc *pd)
+{
+	if (strcmp(pd->pd_prov, "profile") != 0 || dc_isglob(pd->pd_mod) ||
+	    dc_isglob(pd->pd_func) || dc_isglob(pd->pd_name) ||
+	    pd->pd_name[0] == '\0' || (strncmp(pd->pd_name, "profile-", 8)
+	    != 0 && strncmp(pd->pd_name, "tick-", 5) != 0))
+		return;
+	if (dc_profile_ns(pd->pd_name) < 200000)
+		dc_error(cx, pd->pd_line, pd->pd_col, "D_PDESC_ZERO", "probe description %s:%s:%s:%s does not match any probes (the profile provider's probes are profile-N or tick-N with a rate of at most one per 200us)", pd->pd_prov, pd->pd_mod, pd->pd_func, pd->pd_name);
+}
+
+/*
  * The dtrace provider's probes are the same on every engine (BEGIN, END,
  * ERROR, module and function empty), so a description naming that
  * provider exactly, with no glob, either matches one of them or matches
@@ -137,6 +188,7 @@ dc_check_dtrace_pdescs(struct dc_ctx *cx)
 	    cl = cl->cl_next) {
 		for (i = 0; i < cl->cl_npdescs; i++) {
 			pd = &cl->cl_pdescs[i];
+			dc_check_profile_pdesc(cx, pd);
 			if (strcmp(pd->pd_prov, "dtrace") != 0 ||
 			    dc_isglob(pd->pd_mod) || dc_isglob(pd->pd_func) ||
 			    dc_isglob(pd->pd_name))

@@ -11,7 +11,11 @@
  * multiple of its alignment, the size rounded up to the largest member
  * alignment; a union's members all at offset 0) and live in the
  * compilation's list (cx_sous); a struct name without a D definition is
- * looked up in kernel BTF (dc_btf.c).  Enumerators become integer inlines.
+ * looked up in kernel BTF (dc_btf.c).  A bitfield ("int a : 3;") takes
+ * the next bits of a storage unit of its type's size, or starts the next
+ * unit when it would straddle one (as GCC lays them out); reading one
+ * loads the unit and shifts the field out (sign-extending a signed one).
+ * Enumerators become integer inlines.
  * A translator keeps its member expressions as parse trees; "xlate <T>
  * (e).m" and "xlate <T *> (e)->m" are resolved here at compile time by
  * copying the member's tree with the parameter replaced by e (the kernel
@@ -48,6 +52,48 @@ dc_sou_find(struct dc_ctx *cx, const char *name, int isunion)
 	return NULL;
 }
 
+/* ": width" after a member name: a bitfield of an integer type. */
+static void
+dc_sou_bitfield(struct dc_ctx *cx, struct dc_member *m)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	int line = t->tk_line, col = t->tk_col;
+	int64_t w;
+
+	dc_next(cx);
+	if (m->me_type.ty_kind != DC_INT)
+		dc_error(cx, line, col, "D_DECL_BFTYPE", "bitfield %s must have an integer type, not %s", m->me_name, m->me_type.ty_name);
+	if (!dc_const(dc_parse_expr(cx), &w))
+		dc_error(cx, line, col, "D_DECL_BFCONST", "width of bitfield %s must be an integer constant", m->me_name);
+	if (w < 0 || (w == 0 && m->me_name[0] != '\0'))
+		dc_error(cx, line, col, "D_DECL_BFCONST", "width of bitfield %s is %lld: it must be positive", m->me_name, (long long)w);
+	if (w > 64 || w > (int64_t)m->me_type.ty_size * 8)
+		dc_error(cx, line, col, "D_DECL_BFSIZE", "width of bitfield %s is %lld bits, more than the %u bits of its type %s", m->me_name, (long long)w, m->me_type.ty_size * 8, m->me_type.ty_name);
+	m->me_type.ty_bits = (uint32_t)w;
+	if (w == 0)
+		m->me_bitoff = 1;	/* ": 0" closes the unit */
+}
+
+/* "[N]" after member m's name: ty becomes an array of N base elements. */
+static void
+dc_sou_arraydim(struct dc_ctx *cx, const struct dc_member *m,
+    const struct dc_type *base, struct dc_type *ty)
+{
+	const struct dc_token *t = &cx->cx_tok;
+
+	dc_next(cx);
+	if (t->tk_kind != DT_INT || t->tk_ival == 0 || t->tk_ival > 0xffffff)
+		dc_error(cx, t->tk_line, t->tk_col, "D_DECL_ARRDIM", "array dimension of member %s must be a positive integer constant", m->me_name);
+	ty->ty_kind = DC_ARRAY;
+	ty->ty_elsize = base->ty_size;
+	ty->ty_elsigned = base->ty_signed;
+	ty->ty_nelems = (uint32_t)t->tk_ival;
+	ty->ty_size = base->ty_size * ty->ty_nelems;
+	ty->ty_name = "array";
+	dc_next(cx);
+	dc_parse_expect(cx, DT_RBRACK);
+}
+
 /* "type name [N], name2;" inside a struct body: append the members. */
 static void
 dc_sou_members(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *mems)
@@ -60,26 +106,41 @@ dc_sou_members(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *mems)
 	dc_parse_type(cx, &base);
 	for (;;) {
 		ty = base;
-		if (t->tk_kind != DT_IDENT)
+		if (t->tk_kind == DT_SEMI && ty.ty_kind == DC_STRUCT &&
+		    ty.ty_sou != NULL && ty.ty_sou->so_name[0] == '\0' &&
+		    so->so_nmems < DC_MAXMEMBERS) {
+			/* an anonymous struct or union: its members are ours */
+			memset(&mems[so->so_nmems], 0, sizeof (mems[0]));
+			mems[so->so_nmems].me_name = "";
+			mems[so->so_nmems++].me_type = ty;
+			break;
+		}
+		if (t->tk_kind != DT_IDENT && t->tk_kind != DT_COLON)
 			dc_parse_syntax(cx);
 		if (so->so_nmems == DC_MAXMEMBERS)
 			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_MAX", "%s %s has more than the limit of %d members", so->so_union ? "union" : "struct", so->so_name, DC_MAXMEMBERS);
-		mems[so->so_nmems].me_name = t->tk_text;
-		dc_next(cx);
-		if (t->tk_kind == DT_LBRACK) {
+		memset(&mems[so->so_nmems], 0, sizeof (mems[0]));
+		mems[so->so_nmems].me_name = "";
+		if (t->tk_kind == DT_IDENT) {
+			mems[so->so_nmems].me_name = t->tk_text;
 			dc_next(cx);
-			if (t->tk_kind != DT_INT || t->tk_ival == 0 ||
-			    t->tk_ival > 0xffffff)
-				dc_error(cx, t->tk_line, t->tk_col, "D_DECL_ARRDIM", "array dimension of member %s must be a positive integer constant", mems[so->so_nmems].me_name);
-			ty.ty_kind = DC_ARRAY;
-			ty.ty_elsize = base.ty_size;
-			ty.ty_elsigned = base.ty_signed;
-			ty.ty_nelems = (uint32_t)t->tk_ival;
-			ty.ty_size = base.ty_size * ty.ty_nelems;
-			ty.ty_name = "array";
-			dc_next(cx);
-			dc_parse_expect(cx, DT_RBRACK);
 		}
+		if (t->tk_kind == DT_COLON) {
+			mems[so->so_nmems].me_type = ty;
+			dc_sou_bitfield(cx, &mems[so->so_nmems]);
+			so->so_nmems++;
+			if (t->tk_kind != DT_COMMA)
+				break;
+			dc_next(cx);
+			continue;
+		}
+		if (mems[so->so_nmems].me_name[0] == '\0')
+			dc_parse_syntax(cx);
+		if (t->tk_kind == DT_LBRACK)
+			dc_sou_arraydim(cx, &mems[so->so_nmems], &base, &ty);
+		if (ty.ty_kind == DC_STRUCT && ty.ty_sou != NULL &&
+		    !ty.ty_sou->so_defined)
+			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_INCOMPLETE", "member %s of %s %s has incomplete type %s %s", mems[so->so_nmems].me_name, so->so_union ? "union" : "struct", so->so_name, ty.ty_sou->so_union ? "union" : "struct", ty.ty_sou->so_name);
 		mems[so->so_nmems++].me_type = ty;
 		if (t->tk_kind != DT_COMMA)
 			break;
@@ -88,30 +149,54 @@ dc_sou_members(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *mems)
 	dc_parse_expect(cx, DT_SEMI);
 }
 
-/* C layout of the members parsed into so. */
+/*
+ * Place bitfield m at bit *bit: in the current unit of its type's size
+ * unless it would straddle it; ": 0" moves to the next unit boundary.
+ */
+static void
+dc_sou_placebits(struct dc_member *m, uint64_t *bit)
+{
+	uint64_t unit = (uint64_t)m->me_type.ty_size * 8;
+	uint32_t w = m->me_type.ty_bits;
+
+	if ((w == 0 && *bit % unit != 0) || *bit % unit + w > unit)
+		*bit = (*bit + unit - 1) / unit * unit;
+	m->me_off = (uint32_t)(*bit / unit * m->me_type.ty_size);
+	m->me_bitoff = (uint32_t)(*bit % unit);
+	*bit += w;
+}
+
+/* C layout of the members parsed into so (bit offsets, then bytes). */
 static void
 dc_sou_layout(struct dc_sou *so)
 {
-	uint32_t off = 0, al, i;
+	uint64_t bit = 0, end = 0;
+	uint32_t al, i;
 
 	so->so_align = 1;
 	for (i = 0; i < (uint32_t)so->so_nmems; i++) {
 		struct dc_member *m = &so->so_mems[i];
+		int isbf = m->me_type.ty_bits != 0 || m->me_bitoff != 0;
 
 		al = dc_type_align(&m->me_type);
-		if (al > so->so_align)
+		if (al > so->so_align && (!isbf || m->me_name[0] != '\0'))
 			so->so_align = al;
-		if (so->so_union) {
-			m->me_off = 0;
-			if (m->me_type.ty_size > off)
-				off = m->me_type.ty_size;
-			continue;
+		if (so->so_union)
+			bit = 0;
+		if (isbf) {
+			dc_sou_placebits(m, &bit);
+		} else {
+			bit = (bit + (uint64_t)al * 8 - 1) / (al * 8) *
+			    (al * 8);
+			m->me_off = (uint32_t)(bit / 8);
+			bit += (uint64_t)m->me_type.ty_size * 8;
 		}
-		off = (off + al - 1) / al * al;
-		m->me_off = off;
-		off += m->me_type.ty_size;
+		if (bit > end)
+			end = bit;
 	}
-	so->so_size = (off + so->so_align - 1) / so->so_align * so->so_align;
+	end = (end + 7) / 8;
+	so->so_size = (uint32_t)((end + so->so_align - 1) / so->so_align *
+	    so->so_align);
 }
 
 static void
@@ -204,8 +289,13 @@ dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
 		ty->ty_name = "enum";
 		return;
 	}
-	so = dc_sou_find(cx, name, isunion);
-	if (so == NULL && cx->cx_tok.tk_kind == DT_LBRACE) {
+	so = name[0] != '\0' ? dc_sou_find(cx, name, isunion) : NULL;
+	/*
+	 * Inside a struct body an unknown name is a forward declaration (a
+	 * pointer to it is fine, a member of it is D_DECL_INCOMPLETE).
+	 */
+	if ((so == NULL && cx->cx_tok.tk_kind == DT_LBRACE) || (so == NULL &&
+	    cx->cx_sounest > 0 && dc_btf_struct_id(cx, name) == 0)) {
 		so = dc_alloc(cx, sizeof (*so));
 		memset(so, 0, sizeof (*so));
 		so->so_name = name;
@@ -226,15 +316,85 @@ dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
 	ty->ty_name = isunion ? "union" : "struct";
 }
 
+/*
+ * Member name of so, also inside its anonymous struct and union members
+ * (depth bounded by DC_MAXSOUNEST); *off gets its offset in so.
+ */
 static const struct dc_member *
-dc_sou_member(const struct dc_sou *so, const char *name)
+dc_sou_member(const struct dc_sou *so, const char *name, uint32_t *off)
 {
+	const struct dc_member *m, *in;
 	int i;
 
-	for (i = 0; i < so->so_nmems; i++)
-		if (strcmp(so->so_mems[i].me_name, name) == 0)
-			return &so->so_mems[i];
+	for (i = 0; i < so->so_nmems; i++) {
+		m = &so->so_mems[i];
+		if (m->me_name[0] != '\0' && strcmp(m->me_name, name) == 0) {
+			*off = m->me_off;
+			return m;
+		}
+		if (m->me_name[0] == '\0' && m->me_type.ty_kind == DC_STRUCT &&
+		    m->me_type.ty_sou != NULL &&
+		    (in = dc_sou_member(m->me_type.ty_sou, name, off)) !=
+		    NULL) {
+			*off += m->me_off;
+			return in;
+		}
+	}
 	return NULL;
+}
+
+static struct dc_node *
+dc_bf_node(struct dc_ctx *cx, const struct dc_node *at, int kind)
+{
+	struct dc_node *n = dc_alloc(cx, sizeof (*n));
+
+	memset(n, 0, sizeof (*n));
+	n->n_kind = kind;
+	n->n_line = at->n_line;
+	n->n_col = at->n_col;
+	return n;
+}
+
+/*
+ * Reading bitfield m: n becomes ((long)unit << (64 - off - w)) >> (64 - w),
+ * the unit loaded as an unsigned integer of the field type's size, the
+ * cast (and so the right shift) signed for a signed field.  The result
+ * keeps ty_bits so that sizeof, & and offsetof can refuse it.
+ */
+static void
+dc_decl_bitfield(struct dc_ctx *cx, struct dc_node *n,
+    const struct dc_member *m, uint32_t off)
+{
+	struct dc_node *ld = dc_bf_node(cx, n, DN_MEMBER);
+	struct dc_node *cast = dc_bf_node(cx, n, DN_CAST);
+	struct dc_node *shl = dc_bf_node(cx, n, DN_BINARY);
+	struct dc_node *k1 = dc_bf_node(cx, n, DN_INT);
+	struct dc_node *k2 = dc_bf_node(cx, n, DN_INT);
+	uint32_t w = m->me_type.ty_bits;
+
+	*ld = *n;
+	dc_type_int(&ld->n_type, m->me_type.ty_size, 0);
+	ld->n_moff = off;
+	ld->n_ival = 1;
+	k1->n_ival = 64 - m->me_bitoff - w;
+	k2->n_ival = 64 - w;
+	dc_type_int(&k1->n_type, 4, 1);
+	dc_type_int(&k2->n_type, 4, 1);
+	/* a 64-bit cast, so the shifts keep their width if retyped */
+	cast->n_a = ld;
+	dc_type_int(&cast->n_type, 8, m->me_type.ty_signed);
+	shl->n_op = DT_SHL;
+	shl->n_a = cast;
+	shl->n_b = k1;
+	dc_type_int(&shl->n_type, 8, m->me_type.ty_signed);
+	n->n_kind = DN_BINARY;
+	n->n_op = DT_SHR;
+	n->n_a = shl;
+	n->n_b = k2;
+	n->n_str = NULL;
+	dc_type_int(&n->n_type, 8, m->me_type.ty_signed);
+	n->n_type.ty_name = m->me_type.ty_name;
+	n->n_type.ty_bits = w;
 }
 
 /* Member access on a D-defined struct; 0 when the type is not one. */
@@ -243,6 +403,7 @@ dc_decl_member(struct dc_ctx *cx, struct dc_node *n)
 {
 	const struct dc_type *a = &n->n_a->n_type;
 	const struct dc_member *m;
+	uint32_t off = 0;
 
 	if (a->ty_sou == NULL)
 		return 0;
@@ -250,11 +411,15 @@ dc_decl_member(struct dc_ctx *cx, struct dc_node *n)
 		dc_error(cx, n->n_line, n->n_col, "D_OP_SOU", "operator . must be applied to a struct or union, not %s", a->ty_name);
 	if (!n->n_dot && a->ty_kind != DC_PTR)
 		dc_error(cx, n->n_line, n->n_col, "D_OP_PTR", "operator -> must be applied to a pointer, not %s", a->ty_name);
-	m = dc_sou_member(a->ty_sou, n->n_str);
+	m = dc_sou_member(a->ty_sou, n->n_str, &off);
 	if (m == NULL)
 		dc_error(cx, n->n_line, n->n_col, "D_TYPE_MEMBER", "%s %s has no member named %s", a->ty_sou->so_union ? "union" : "struct", a->ty_sou->so_name, n->n_str);
-	n->n_moff = m->me_off;
+	n->n_moff = off;
 	n->n_type = m->me_type;
+	if (m->me_type.ty_bits != 0 && n->n_ival == 1)
+		dc_type_int(&n->n_type, m->me_type.ty_size, 0);	/* retyped */
+	else if (m->me_type.ty_bits != 0)
+		dc_decl_bitfield(cx, n, m, off);
 	return 1;
 }
 
@@ -263,15 +428,18 @@ dc_decl_offsetof(struct dc_ctx *cx, const struct dc_type *ty,
     const char *member, int line, int col)
 {
 	const struct dc_member *m;
+	uint32_t off = 0;
 
 	if (ty->ty_kind != DC_STRUCT)
 		dc_error(cx, line, col, "D_OFFSETOF_TYPE", "offsetof( ) needs a struct or union type, not %s", ty->ty_name);
 	if (ty->ty_sou == NULL)
 		return dc_btf_offsetof(cx, ty, member, line, col);
-	m = dc_sou_member(ty->ty_sou, member);
+	m = dc_sou_member(ty->ty_sou, member, &off);
 	if (m == NULL)
 		dc_error(cx, line, col, "D_TYPE_MEMBER", "%s %s has no member named %s", ty->ty_sou->so_union ? "union" : "struct", ty->ty_sou->so_name, member);
-	return m->me_off;
+	if (m->me_type.ty_bits != 0)
+		dc_error(cx, line, col, "D_OFFSETOF_BITFIELD", "offsetof( ) cannot be applied to bitfield %s of %s %s", member, ty->ty_sou->so_union ? "union" : "struct", ty->ty_sou->so_name);
+	return off;
 }
 
 /* ---- translators ---- */

@@ -65,13 +65,15 @@ struct dc_type {
 	uint32_t	ty_nelems;	/* ARRAY: element count (D arrays) */
 	const char	*ty_name;	/* for messages */
 	struct dc_sou	*ty_sou;	/* STRUCT, or PTR to it: D-defined */
+	uint32_t	ty_bits;	/* bitfield member: width, else 0 */
 };
 
 /* A struct or union defined in D (dc_decl.c), laid out by C rules. */
 struct dc_member {
 	const char	*me_name;
 	struct dc_type	me_type;
-	uint32_t	me_off;
+	uint32_t	me_off;		/* bitfield: its storage unit's */
+	uint32_t	me_bitoff;	/* bitfield: first bit in the unit */
 };
 
 struct dc_sou {
@@ -150,7 +152,8 @@ struct dc_node {
 	int		n_line;
 	int		n_col;
 	enum dc_tok	n_op;		/* UNARY/BINARY operator */
-	uint64_t	n_ival;		/* INT value; VAR: variable id */
+	uint64_t	n_ival;		/* INT value; VAR: variable id;
+				   MEMBER: 1 = a bitfield's whole unit */
 	const char	*n_str;		/* STR bytes; VAR/MEMBER/CALL name */
 	size_t		n_len;		/* STR length */
 	struct dc_node	*n_a;		/* operands */
@@ -336,6 +339,9 @@ const char *dc_subr_name(uint32_t id);
 void dc_act_statement(struct dc_ctx *cx, struct dc_clause *cl,
     struct dc_node *e);
 int dc_act_is_action(const char *name);
+void dc_act_in_expr(struct dc_ctx *cx, struct dc_node *n);
+int dc_subr_known(const char *name);
+int dc_const(const struct dc_node *n, int64_t *v);
 
 /* dc_btf.c */
 void dc_btf_load(struct dc_ctx *cx, int line, int col);

@@ -141,29 +141,76 @@ dc_parse_is_type(struct dc_ctx *cx, const struct dc_token *t)
 	return in != NULL && in->in_expr == NULL;
 }
 
+/*
+ * What an integer keyword adds to the counts so far would make invalid,
+ * with dtrace's tag for it: a second type name (char, int) or a repeated
+ * attribute is D_DECL_COMBO, long with short an unknown type, char with
+ * a size attribute D_DECL_CHARATTR.
+ */
+static const char *
+ps_int_combo(const int *c, const char *s)
+{
+	enum { NLONG, NSHORT, NCHAR, NINT, NSIGN };
+
+	if (strcmp(s, "char") == 0 || strcmp(s, "int") == 0) {
+		if (c[NCHAR] + c[NINT] > 0)
+			return "D_DECL_COMBO";
+		if (s[0] == 'c' && c[NLONG] + c[NSHORT] > 0)
+			return "D_DECL_CHARATTR";
+	} else if (strcmp(s, "short") == 0 || strcmp(s, "long") == 0) {
+		if (s[0] == 's' ? c[NLONG] > 0 : c[NSHORT] > 0)
+			return "D_UNKNOWN";
+		if (c[NSHORT] > 0 || c[NLONG] == 2)
+			return "D_DECL_COMBO";
+		if (c[NCHAR] > 0)
+			return "D_DECL_CHARATTR";
+	} else if (c[NSIGN] > 0) {
+		return "D_DECL_COMBO";
+	}
+	return NULL;
+}
+
+/* The tag for an integer attribute applied to void, struct, union, enum. */
+static const char *
+ps_int_attr_on(const int *c, const char *s)
+{
+	if (strcmp(s, "void") == 0)
+		return "D_DECL_VOIDATTR";
+	if (strcmp(s, "struct") != 0 && strcmp(s, "union") != 0 &&
+	    strcmp(s, "enum") != 0)
+		return NULL;
+	return c[0] > 0 ? "D_DECL_LONGINT" : c[1] > 0 ? "D_DECL_SHORTINT" :
+	    c[4] > 0 ? "D_DECL_SIGNINT" : "D_DECL_COMBO";
+}
+
 /* C integer keywords: count them, then derive size and signedness. */
 static void
 ps_int_keywords(struct dc_ctx *cx, struct dc_type *ty)
 {
-	int nlong = 0, nshort = 0, nchar = 0, uns = 0, sgn = 0, nint = 0;
+	static const char *const kw[] = { "long", "short", "char", "int",
+	    "unsigned", "signed" };
+	int c[5] = { 0 }, uns = 0, k;
+	const char *s, *bad;
 
 	while (TOK(cx) == DT_IDENT) {
-		const char *s = cx->cx_tok.tk_text;
-
-		if (strcmp(s, "long") == 0) nlong++;
-		else if (strcmp(s, "short") == 0) nshort++;
-		else if (strcmp(s, "char") == 0) nchar++;
-		else if (strcmp(s, "int") == 0) nint++;
-		else if (strcmp(s, "unsigned") == 0) uns++;
-		else if (strcmp(s, "signed") == 0) sgn++;
-		else if (strcmp(s, "const") != 0 && strcmp(s, "volatile") != 0)
+		s = cx->cx_tok.tk_text;
+		for (k = 0; k < 6 && strcmp(s, kw[k]) != 0; k++)
+			;
+		if (k == 6 && strcmp(s, "const") != 0 &&
+		    strcmp(s, "volatile") != 0)
 			break;
+		if (k < 6 && (bad = ps_int_combo(c, s)) != NULL)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, bad, "invalid type combination: %s cannot be added here", s);
+		if (k < 6) {
+			c[k < 4 ? k : 4]++;
+			uns |= k == 4;
+		}
 		dc_next(cx);
 	}
-	if (nlong > 2 || nshort > 1 || nchar > 1 || nint > 1 || uns + sgn > 1 ||
-	    (nchar + nshort + (nlong > 0)) > 1)
-		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_TYPE_ERR", "invalid combination of type keywords");
-	dc_type_int(ty, nchar ? 1 : nshort ? 2 : nlong ? 8 : 4, !uns);
+	if (TOK(cx) == DT_IDENT && c[0] + c[1] + c[2] + c[3] + c[4] > 0 &&
+	    (bad = ps_int_attr_on(c, cx->cx_tok.tk_text)) != NULL)
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, bad, "invalid type combination: integer keywords before %s", cx->cx_tok.tk_text);
+	dc_type_int(ty, c[2] ? 1 : c[1] ? 2 : c[0] ? 8 : 4, !uns);
 }
 
 /* "struct name" / "union name" / "enum name", defined here or in BTF. */
@@ -173,6 +220,10 @@ ps_type_sou(struct dc_ctx *cx, struct dc_type *ty, int line, int col)
 	const char *kw = cx->cx_tok.tk_text, *name;
 
 	dc_next(cx);
+	if (TOK(cx) == DT_LBRACE) {
+		dc_decl_sou(cx, kw, "", ty, line, col);	/* anonymous */
+		return;
+	}
 	if (TOK(cx) == DT_BQUOTE)
 		dc_next(cx);
 	if (TOK(cx) != DT_IDENT)
@@ -764,6 +815,9 @@ ps_body(struct dc_ctx *cx, struct dc_clause *cl)
 			continue;
 		}
 		cx->cx_stmt++;
+		/* declarations belong outside clauses: "int x = 1;" here */
+		if (dc_parse_is_type(cx, &cx->cx_tok))
+			ps_syntax(cx);
 		dc_act_statement(cx, cl, ps_expr(cx));
 		if (TOK(cx) == DT_SEMI)
 			dc_next(cx);
@@ -775,16 +829,25 @@ ps_body(struct dc_ctx *cx, struct dc_clause *cl)
 
 /* ---- top-level declarations ---- */
 
+/*
+ * Storage classes before a declaration: self or this (at most one of
+ * them, D_DECL_CLASS), extern, static, register.  *any says whether one
+ * was given (then the type may be omitted: "self x;" is an int).
+ */
 static enum dc_scope
-ps_decl_scope(struct dc_ctx *cx)
+ps_decl_scope(struct dc_ctx *cx, int *any)
 {
 	enum dc_scope sc = DS_GLOBAL;
 
+	*any = 0;
 	for (;;) {
 		const char *s = cx->cx_tok.tk_text;
 
 		if (TOK(cx) != DT_IDENT)
 			return sc;
+		if ((strcmp(s, "self") == 0 || strcmp(s, "this") == 0) &&
+		    sc != DS_GLOBAL)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_CLASS", "only one of self and this may be given in a declaration (%s after %s)", s, sc == DS_THREAD ? "self" : "this");
 		if (strcmp(s, "self") == 0)
 			sc = DS_THREAD;
 		else if (strcmp(s, "this") == 0)
@@ -792,6 +855,7 @@ ps_decl_scope(struct dc_ctx *cx)
 		else if (strcmp(s, "extern") != 0 && strcmp(s, "static") != 0 &&
 		    strcmp(s, "register") != 0)
 			return sc;
+		*any = 1;
 		dc_next(cx);
 	}
 }
@@ -826,9 +890,15 @@ ps_decl_dim(struct dc_ctx *cx, struct dc_var *v)
 
 	while (*p == ' ' || *p == '\t')
 		p++;
+	if (*p == ']')
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRNULL", "array %s needs a dimension (or key types for an associative array)", v->va_name);
+	if (*p == '-')
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRSUB", "array %s has a negative dimension", v->va_name);
 	if (*p < '0' || *p > '9')
 		return 0;
 	dc_next(cx);
+	if (TOK(cx) == DT_INT && cx->cx_tok.tk_ival > INT32_MAX)
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRBIG", "array %s dimension %llu is larger than the limit %d", v->va_name, (unsigned long long)cx->cx_tok.tk_ival, INT32_MAX);
 	if (TOK(cx) != DT_INT || cx->cx_tok.tk_ival == 0 ||
 	    cx->cx_tok.tk_ival * el.ty_size > (16u << 10) ||
 	    el.ty_kind != DC_INT)
@@ -900,6 +970,7 @@ ps_declaration(struct dc_ctx *cx)
 {
 	enum dc_scope sc;
 	struct dc_type ty;
+	int any;
 
 	if (strcmp(cx->cx_tok.tk_text, "inline") == 0 ||
 	    strcmp(cx->cx_tok.tk_text, "typedef") == 0) {
@@ -914,10 +985,16 @@ ps_declaration(struct dc_ctx *cx)
 	}
 	if (strcmp(cx->cx_tok.tk_text, "provider") == 0)
 		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_UNSUP", "provider declarations (USDT) are not supported");
-	sc = ps_decl_scope(cx);
-	if (!dc_parse_is_type(cx, &cx->cx_tok))
+	sc = ps_decl_scope(cx, &any);
+	if (any && TOK(cx) == DT_IDENT && !dc_parse_is_type(cx, &cx->cx_tok))
+		dc_type_int(&ty, 4, 1);		/* "self x;": int, as in C */
+	else if (!dc_parse_is_type(cx, &cx->cx_tok))
 		ps_syntax(cx);
-	ps_type(cx, &ty);
+	else
+		ps_type(cx, &ty);
+	/* "struct a { ... } struct b ...": the ";" is missing */
+	if (dc_parse_is_type(cx, &cx->cx_tok))
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_COMBO", "invalid type combination: %s follows a complete type (missing \";\"?)", cx->cx_tok.tk_text);
 	if (TOK(cx) == DT_SEMI) {
 		dc_next(cx);
 		return;

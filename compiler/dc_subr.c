@@ -164,6 +164,13 @@ dc_subr_count(struct dc_ctx *cx, const struct dc_node *n,
 		dc_error(cx, n->n_line, n->n_col, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", n->n_str, n->n_nargs, n->n_nargs == 1 ? "" : "s", min == max ? "" : n->n_nargs < min ? "at least " : "at most ", n->n_nargs < min ? min : max);
 }
 
+/* Whether name is a subroutine (for the D_FUNC_UNDEF checks elsewhere). */
+int
+dc_subr_known(const char *name)
+{
+	return dc_subr_find(name) != NULL;
+}
+
 /* Type a subroutine call: arguments against the prototype, result. */
 void
 dc_subr_type(struct dc_ctx *cx, struct dc_node *n)
@@ -174,8 +181,6 @@ dc_subr_type(struct dc_ctx *cx, struct dc_node *n)
 
 	if (su == NULL)
 		dc_error(cx, n->n_line, n->n_col, "D_FUNC_UNDEF", "failed to resolve %s: Unknown function name", n->n_str);
-	if (su->su_destr && !cx->cx_destructive)
-		dc_error(cx, n->n_line, n->n_col, "D_ACT_DESTR", "%s( ) is destructive: destructive actions are not allowed without -w", n->n_str);
 	dc_subr_count(cx, n, su);
 	for (i = 0, p = su->su_proto; i < n->n_nargs; i++, p++) {
 		struct dc_node *a = n->n_args[i];
@@ -198,6 +203,9 @@ dc_subr_type(struct dc_ctx *cx, struct dc_node *n)
 		if (!dc_subr_argok(*p, &a->n_type))
 			dc_error(cx, a->n_line, a->n_col, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype: expected %s, argument is %s", n->n_str, i + 1, dc_subr_want(*p), a->n_type.ty_name);
 	}
+	/* as in dtrace, the prototype is checked before the permission */
+	if (su->su_destr && !cx->cx_destructive)
+		dc_error(cx, n->n_line, n->n_col, "D_ACT_DESTR", "%s( ) is destructive: destructive actions are not allowed without -w", n->n_str);
 	n->n_ival = su->su_id;
 	dc_subr_ret(su, &n->n_type);
 }

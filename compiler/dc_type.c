@@ -226,7 +226,13 @@ static void __attribute__((noreturn))
 dc_type_bad(struct dc_ctx *cx, const struct dc_node *n, const char *what,
     const struct dc_type *ty)
 {
-	dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator %s: operand of type %s is incompatible (%s)", dc_tok_name(n->n_op), ty->ty_name, what);
+	enum dc_tok op = n->n_op;
+	const char *tag = op == DT_LAND || op == DT_LOR || op == DT_LXOR ||
+	    op == DT_NOT ? "D_OP_SCALAR" : op == DT_PLUS || op == DT_MINUS ||
+	    op == DT_STAR || op == DT_SLASH ? "D_OP_ARITH" : "D_OP_INCOMPAT";
+
+	/* dtrace's tag says what the operator needed: scalar, arithmetic */
+	dc_error(cx, n->n_line, n->n_col, tag, "operator %s: operand of type %s is incompatible (%s)", dc_tok_name(op), ty->ty_name, what);
 }
 
 static int
@@ -251,13 +257,25 @@ dc_type_opint(struct dc_ctx *cx, const struct dc_node *n,
 	dc_error(cx, n->n_line, n->n_col, arith ? "D_OP_ARITH" : "D_OP_INT", "operator %s requires operands of %s type, not %s", dc_tok_name(n->n_op), arith ? "arithmetic" : "integral", bad->ty_name);
 }
 
-/* x / 0 and x % 0 with a constant zero are rejected at compile time. */
+/*
+ * x / 0 and x % 0 with a constant zero divisor (also a folded one such
+ * as (7-7)) are rejected at compile time.
+ */
 static void
 dc_type_divzero(struct dc_ctx *cx, const struct dc_node *n)
 {
+	int64_t v;
+
 	if ((n->n_op == DT_SLASH || n->n_op == DT_PERCENT) &&
-	    n->n_b->n_kind == DN_INT && n->n_b->n_ival == 0)
+	    dc_const(n->n_b, &v) && v == 0)
 		dc_error(cx, n->n_line, n->n_col, "D_DIV_ZERO", "expression contains division by zero");
+}
+
+static int
+dc_type_voidptr(const struct dc_type *t)
+{
+	return t->ty_kind == DC_PTR && t->ty_elsize == 0 && t->ty_btf == 0 &&
+	    t->ty_sou == NULL;
 }
 
 /* ptr + int, int + ptr, ptr - int, ptr - ptr: 1 when handled. */
@@ -307,6 +325,10 @@ dc_type_binary(struct dc_ctx *cx, struct dc_node *n)
 		dc_type_int(&n->n_type, 4, 1);
 		return;
 	}
+	/* no arithmetic on void * (the elements have no size), as dtrace */
+	if ((n->n_op == DT_PLUS || n->n_op == DT_MINUS) &&
+	    (dc_type_voidptr(a) || dc_type_voidptr(b)))
+		dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator %s cannot be applied to a void pointer (its elements have no size); cast it first", dc_tok_name(n->n_op));
 	if (dc_type_ptrarith(n, a, b))
 		return;
 	if (a->ty_kind != DC_INT || b->ty_kind != DC_INT)
@@ -341,6 +363,8 @@ dc_type_cond(struct dc_ctx *cx, struct dc_node *n)
 
 	if (!dc_type_is_scalar(&n->n_a->n_type))
 		dc_error(cx, n->n_line, n->n_col, "D_OP_SCALAR", "operator ?: condition must be a scalar, not %s", n->n_a->n_type.ty_name);
+	if (b->ty_kind == DC_VOID || c->ty_kind == DC_VOID)
+		dc_error(cx, n->n_line, n->n_col, "D_OP_ACT", "operator ?: operands cannot be actions or void expressions");
 	if (b->ty_kind == DC_STRING && c->ty_kind == DC_STRING)
 		dc_type_string(&n->n_type);
 	else if (b->ty_kind == DC_INT && c->ty_kind == DC_INT)
@@ -431,6 +455,8 @@ dc_type_cast(struct dc_ctx *cx, struct dc_node *n)
 
 	if (n->n_type.ty_kind == DC_STRING && a->ty_kind == DC_STRING)
 		return;
+	if (n->n_type.ty_kind == DC_VOID)
+		return;		/* (void)e discards e, as in C */
 	if (!dc_type_is_scalar(a) || !dc_type_is_scalar(&n->n_type))
 		dc_error(cx, n->n_line, n->n_col, "D_CAST_INVAL", "invalid cast of %s to %s: only scalars can be cast", a->ty_name, n->n_type.ty_name);
 }
@@ -544,6 +570,21 @@ dc_type_barray(struct dc_ctx *cx, struct dc_node *n, int id)
 }
 
 /*
+ * An aggregation named inside an expression: dtrace reports one it has not
+ * seen defined as an unknown identifier, a defined one as a misuse.
+ */
+static void
+dc_type_aggref(struct dc_ctx *cx, const struct dc_node *a)
+{
+	const struct dc_agg *ag;
+
+	for (ag = cx->cx_aggs; ag != NULL; ag = ag->ag_next)
+		if (strcmp(ag->ag_name, a->n_str) == 0 && ag->ag_func != 0)
+			dc_error(cx, a->n_line, a->n_col, "D_AGG_REF", "aggregation @%s cannot be used in an expression", a->n_str);
+	dc_error(cx, a->n_line, a->n_col, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown variable name", a->n_str);
+}
+
+/*
  * x[...]: an associative array unless x names args[]/regs[]/uregs[], a
  * scalar user variable (then x is a pointer being indexed), a built-in or
  * an inline.
@@ -558,7 +599,7 @@ dc_type_index(struct dc_ctx *cx, struct dc_node *n, int store)
 	int id;
 
 	if (b->n_kind == DN_AGG)
-		dc_error(cx, n->n_line, n->n_col, "D_AGG_REF", "aggregation @%s cannot be used in an expression", b->n_str);
+		dc_type_aggref(cx, b);
 	if (b->n_kind != DN_VAR) {
 		dc_type_ptrindex(cx, n);
 		return;
@@ -591,6 +632,46 @@ dc_type_memstore(struct dc_ctx *cx, struct dc_node *l)
 		dc_error(cx, l->n_line, l->n_col, "D_OP_WRITE", "operator = cannot store a value of type %s through a pointer", l->n_type.ty_name);
 }
 
+/*
+ * "p = a" of a D array a: an array cannot be assigned (D_OP_ARRFUN), but
+ * to anything else it is the address of its first element, as in C.
+ */
+static void
+dc_type_decay(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_node *l = n->n_a, *b = n->n_b, *a;
+	const struct dc_var *v = l->n_kind == DN_VAR ? dc_var_lookup(cx,
+	    l->n_str, l->n_scope == DS_BUILTIN ? DS_GLOBAL : l->n_scope) :
+	    NULL;
+	struct dc_type el;
+
+	if (v != NULL && v->va_typed && v->va_type.ty_kind == DC_ARRAY)
+		dc_error(cx, n->n_line, n->n_col, "D_OP_ARRFUN", "operator = cannot assign to array %s: arrays are not assignable", l->n_str);
+	if (b->n_kind != DN_VAR)
+		return;
+	a = dc_alloc(cx, sizeof (*a));
+	memset(a, 0, sizeof (*a));
+	a->n_kind = DN_INDEX;
+	a->n_line = b->n_line;
+	a->n_col = b->n_col;
+	a->n_a = b;
+	a->n_args = dc_alloc(cx, sizeof (a->n_args[0]));
+	a->n_args[0] = dc_alloc(cx, sizeof (*a));
+	memset(a->n_args[0], 0, sizeof (*a));
+	a->n_args[0]->n_kind = DN_INT;
+	dc_type_int(&a->n_args[0]->n_type, 4, 1);
+	a->n_nargs = 1;
+	dc_type_expr(cx, a);
+	el = a->n_type;
+	n->n_b = dc_alloc(cx, sizeof (*a));
+	memset(n->n_b, 0, sizeof (*a));
+	n->n_b->n_kind = DN_ADDR;
+	n->n_b->n_line = b->n_line;
+	n->n_b->n_col = b->n_col;
+	n->n_b->n_a = a;
+	dc_type_ptr_to(&n->n_b->n_type, &el);
+}
+
 /* Check and type an lvalue; rhs (may be NULL) types undeclared vars. */
 static void
 dc_type_lvalue(struct dc_ctx *cx, struct dc_node *l, const struct dc_type *rhs)
@@ -609,6 +690,8 @@ dc_type_lvalue(struct dc_ctx *cx, struct dc_node *l, const struct dc_type *rhs)
 	} else if (l->n_kind == DN_DEREF || (l->n_kind == DN_MEMBER &&
 	    l->n_a->n_kind != DN_XLATE)) {
 		dc_type_expr(cx, l);
+		if (l->n_type.ty_bits != 0)
+			dc_error(cx, l->n_line, l->n_col, "D_OP_WRITE", "operator = cannot store into a bitfield: kdt reads bitfields but does not write them");
 		dc_type_memstore(cx, l);
 		return;
 	} else if (l->n_kind == DN_VAR) {
@@ -646,8 +729,21 @@ void
 dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 {
 	const struct dc_type *r;
+	struct dc_type t;
 
+	/* x op= e reads x: a global never assigned is undefined */
+	if (n->n_op != DT_ASSIGN && n->n_a->n_kind == DN_VAR &&
+	    n->n_a->n_scope == DS_BUILTIN &&
+	    dc_builtin_var(n->n_a->n_str, &t) < 0 &&
+	    dc_inline_lookup(cx, n->n_a->n_str) == NULL &&
+	    dc_var_lookup(cx, n->n_a->n_str, DS_GLOBAL) == NULL)
+		dc_error(cx, n->n_line, n->n_col, "D_VAR_UNDEF", "operator %s= cannot be applied to %s: it has not been assigned", dc_tok_name(n->n_op), n->n_a->n_str);
 	dc_type_expr(cx, n->n_b);
+	r = &n->n_b->n_type;
+	if (n->n_b->n_kind == DN_CALL && dc_act_is_action(n->n_b->n_str))
+		dc_error(cx, n->n_line, n->n_col, "D_ACT_EXPR", "%s( ) is an action and cannot be used inside an expression", n->n_b->n_str);
+	if (r->ty_kind == DC_ARRAY && r->ty_elsize != 1)
+		dc_type_decay(cx, n);
 	r = &n->n_b->n_type;
 	if (r->ty_kind == DC_VOID || r->ty_kind == DC_STRUCT ||
 	    r->ty_kind == DC_ARRAY) {
@@ -711,7 +807,11 @@ dc_type_addr(struct dc_ctx *cx, struct dc_node *n)
 {
 	struct dc_node *a = n->n_a;
 
-	if (a->n_kind != DN_MEMBER && a->n_kind != DN_DEREF)
+	if (a->n_type.ty_bits != 0)
+		dc_error(cx, n->n_line, n->n_col, "D_ADDROF_BITFIELD", "operator & cannot be applied to a bitfield");
+	if (a->n_kind != DN_MEMBER && a->n_kind != DN_DEREF &&
+	    (a->n_kind != DN_INDEX || a->n_var != NULL ||
+	    a->n_scope == DS_BUILTIN))
 		dc_error(cx, n->n_line, n->n_col, "D_ADDROF_VAR", "operator & can only take the address of kernel memory (a member or *p), not of a D variable");
 	dc_type_ptr_to(&n->n_type, &a->n_type);
 	if (a->n_type.ty_kind == DC_STRUCT || a->n_type.ty_kind == DC_ARRAY)
@@ -726,6 +826,8 @@ dc_type_sizeof(struct dc_ctx *cx, struct dc_node *n)
 	struct dc_node *a = n->n_a;
 
 	dc_type_expr(cx, a);
+	if (a->n_type.ty_bits != 0)
+		dc_error(cx, n->n_line, n->n_col, "D_SIZEOF_BITFIELD", "sizeof cannot be applied to a bitfield");
 	n->n_kind = DN_INT;
 	n->n_ival = a->n_type.ty_kind == DC_STRING ? dc_strsize(cx) :
 	    a->n_type.ty_size;
@@ -740,8 +842,10 @@ dc_type_call(struct dc_ctx *cx, struct dc_node *n)
 		dc_type_sizeof(cx, n);
 		return;
 	}
-	if (dc_act_is_action(n->n_str))
-		dc_error(cx, n->n_line, n->n_col, "D_ACT_EXPR", "%s( ) is an action and cannot be used inside an expression", n->n_str);
+	if (dc_act_is_action(n->n_str)) {
+		dc_act_in_expr(cx, n);
+		return;
+	}
 	dc_subr_type(cx, n);
 }
 
@@ -761,8 +865,12 @@ dc_type_expr(struct dc_ctx *cx, struct dc_node *n)
 			return;
 		}
 		break;
+	case DN_ADDR:
+		if (n->n_a->n_kind == DN_AGG)
+			dc_error(cx, n->n_line, n->n_col, "D_ADDROF_VAR", "operator & cannot take the address of aggregation @%s", n->n_a->n_str);
+		break;
 	case DN_AGG:
-		dc_error(cx, n->n_line, n->n_col, "D_AGG_REF", "aggregation @%s cannot be used in an expression", n->n_str);
+		dc_type_aggref(cx, n);
 	default:
 		break;
 	}

@@ -441,8 +441,9 @@ km_compile(struct km_args *a, struct dc_out *o)
 	int rc;
 
 	src = km_source(a, &len);
+	/* a program cpp rejects failed to compile, as in dtrace: status 1 */
 	if (src == NULL)
-		return KDT_EXIT_USAGE;
+		return a->ka_cpp ? KDT_EXIT_FAIL : KDT_EXIT_USAGE;
 	if (a->ka_dis)
 		a->ka_dc.dco_dis = stdout;
 	rc = dc_compile(src, len, name, &a->ka_dc, o);

@@ -132,6 +132,34 @@ struct tl_case {
 
 static const struct tl_case tl_cases[] = {
 	{ "BEGIN { x = 5; x += 3; trace(x); }", 8 },
+	{ "BEGIN { trace((long long int)-1 + (unsigned long long)1 + "
+	    "(char unsigned)2 + (int long)3 + sizeof (short int)); }", 7 },
+	{ "struct n { struct n *next; struct fwd_t *f; int v; };\n"
+	    "BEGIN { trace(sizeof (struct n)); }", 24 },
+	{ "self x;\nBEGIN { self->x = 0x100000001; trace(self->x); }", 1 },
+	{ "int a[4];\nBEGIN { a[2] = 7; p = &a[0]; q = &a[3]; "
+	    "trace(*(p + 2) * 10 + (q - p)); }", 73 },
+	{ "int a[3];\nint *p;\nBEGIN { a[1] = 5; p = a; p[2] = 6; "
+	    "trace(p[1] * 10 + a[2]); }", 56 },
+	/* anonymous struct/union members: their members are the parent's */
+	{ "struct r { int a; union { int b; char c; }; int d; };\n"
+	    "BEGIN { trace(offsetof(struct r, c) * 100 + "
+	    "offsetof(struct r, d) * 10 + sizeof (struct r) / 4); }", 483 },
+	{ "struct r { int a; struct { int b; int c; }; };\n"
+	    "BEGIN { this->p = (struct r *)alloca(12); this->p->c = 9; "
+	    "trace(*(int *)((char *)this->p + 8)); }", 9 },
+	/* bitfields: GCC layout, sign extension of signed fields */
+	{ "struct bf { int a : 3; unsigned int b : 5; int c : 12; char d; };\n"
+	    "BEGIN { trace(sizeof (struct bf)); }", 4 },
+	{ "struct bf { char a : 2; short b : 12; long c : 32; };\n"
+	    "BEGIN { trace(sizeof (struct bf)); }", 8 },
+	{ "struct bf { int a : 3; unsigned int b : 5; int c : 12; };\n"
+	    "union u { struct bf s; int i; } x;\n"
+	    "BEGIN { x.i = 0x0f5ac7; trace(x.s.a * 1000000 + x.s.b * 1000 "
+	    "- x.s.c); }", -1000000 + 24000 + 166 },
+	{ "struct h { int : 4; unsigned int h : 4; };\n"
+	    "union u { struct h s; int i; } x;\n"
+	    "BEGIN { x.i = 0x5f; trace(x.s.h); }", 5 },
 	{ "BEGIN { x = 50; x -= 8; x /= 2; x %= 8; trace(x); }", 5 },
 	{ "BEGIN { x = 6; x *= 7; x &= 0x3c; x |= 1; x ^= 3; trace(x); }", 42 },
 	{ "BEGIN { x = 3; x <<= 4; x >>= 1; trace(x); }", 24 },
@@ -558,6 +586,71 @@ static const struct tl_err tl_errs[] = {
 	    "(1).a); }", 2 },
 	{ "D_PRED_SCALAR", "struct s { int a; };\nstruct s v;\nBEGIN /v/ { }",
 	    3 },
+	{ "D_DECL_BFCONST", "struct s {\n int a : -1; };\nBEGIN { }", 2 },
+	{ "D_DECL_BFCONST", "struct s { int a : 0; };\nBEGIN { }", 1 },
+	{ "D_DECL_BFSIZE", "struct s { char a : 9; };\nBEGIN { }", 1 },
+	{ "D_DECL_BFTYPE", "struct t { int x; };\nstruct s { struct t a : 1; };"
+	    "\nBEGIN { }", 2 },
+	{ "D_SIZEOF_BITFIELD", "struct s { int a : 1; } v;\nBEGIN {\n"
+	    "trace(sizeof (v.a)); }", 3 },
+	{ "D_ADDROF_BITFIELD", "struct s { int a : 1; } v;\nBEGIN {\n"
+	    "trace(&v.a); }", 3 },
+	{ "D_OFFSETOF_BITFIELD", "struct s { int a : 1; };\nBEGIN {\n"
+	    "trace(offsetof(struct s, a)); }", 3 },
+	{ "D_DIV_ZERO", "BEGIN {\n trace(123 / ((7 - 7) * 9)); }", 2 },
+	{ "D_PDESC_ZERO", "BEGIN { }\nprofile-1us { }", 2 },
+	{ "D_DECL_CLASS", "self this int x;\nBEGIN { }", 1 },
+	{ "D_DECL_ARRNULL", "int a[];\nBEGIN { }", 1 },
+	{ "D_DECL_ARRSUB", "int a[-7];\nBEGIN { }", 1 },
+	{ "D_DECL_ARRBIG", "int a[88294967295];\nBEGIN { }", 1 },
+	{ "D_OP_ARRFUN", "int a[2];\nint b[2];\nBEGIN { b = a; }", 3 },
+	{ "D_OP_INCOMPAT", "void *p;\nBEGIN { trace((int)(p + 1)); }", 2 },
+	{ "D_ADDROF_VAR", "BEGIN { @a = count();\n trace(&@a); }", 2 },
+	{ "D_DECL_COMBO", "struct s { int a; }\nstruct t { int b; };\n"
+	    "BEGIN { }", 2 },
+	{ "D_ADDROF_VAR", "BEGIN { x[1] = 2;\n trace(&x[1]); }", 2 },
+	{ "D_SYNTAX", "BEGIN {\n int x = 1; }", 2 },
+	{ "D_PROTO_LEN", "BEGIN { x = progenyof(trace()); }", 1 },
+	{ "D_STRINGOF_TYPE", "BEGIN { x = stringof(trace(1)); }", 1 },
+	{ "D_OP_ACT", "BEGIN { x = pid ? trace(1) : trace(2); }", 1 },
+	{ "D_OP_ARITH", "BEGIN { x = 1 + -trace(1); }", 1 },
+	{ "D_OP_SCALAR", "BEGIN { x = \"s\" && 1; }", 1 },
+	{ "D_VAR_UNDEF", "BEGIN { nosuch += 1; }", 1 },
+	{ "D_PRINTF_ARG_TYPE", "BEGIN { printf(\"%d\", printf(\"x\")); }", 1 },
+	{ "D_KEY_TYPE", "BEGIN { @a[trace(1)] = count(); }", 1 },
+	{ "D_KEY_TYPE", "BEGIN { @a[1, (void)0] = count(); }", 1 },
+	{ "D_PDESC_ZERO", "tick-n { }", 1 },
+	{ "D_PDESC_ZERO", "profile:::tick-3parsecs { }", 1 },
+	{ "D_DECL_COMBO", "BEGIN { trace((char int)0); }", 1 },
+	{ "D_DECL_COMBO", "BEGIN { trace((unsigned signed)0); }", 1 },
+	{ "D_DECL_CHARATTR", "BEGIN { trace((char long)0); }", 1 },
+	{ "D_UNKNOWN", "BEGIN { trace((short long)0); }", 1 },
+	{ "D_DECL_LONGINT", "long struct s { int a; };\nBEGIN { }", 1 },
+	{ "D_DECL_SIGNINT", "unsigned struct s { int a; };\nBEGIN { }", 1 },
+	{ "D_DECL_VOIDATTR", "short void *p;\nBEGIN { }", 1 },
+	{ "D_OP_WRITE", "struct s { int a : 1; };\nBEGIN { this->p = "
+	    "(struct s *)alloca(4);\n this->p->a = 1; }", 3 },
+	{ "D_OP_WRITE", "struct s { int a : 1; };\nBEGIN { this->p = "
+	    "(struct s *)alloca(4);\n this->p->a++; }", 3 },
+	{ "D_DECL_INCOMPLETE", "struct r {\n struct nosuch_t x; };\nBEGIN { }",
+	    2 },
+	{ "D_DECL_INCOMPLETE", "struct r { int a;\n struct r self; };\n"
+	    "BEGIN { }", 2 },
+	{ "D_DIV_ZERO", "BEGIN { trace(1 % (2 - 2)); }", 1 },
+	{ "D_PROTO_LEN", "BEGIN { chill(1, 2); }", 1 },
+	{ "D_PROTO_ARG", "BEGIN { raise(\"x\"); }", 1 },
+	{ "D_PROTO_LEN", "BEGIN { copyout(1); }", 1 },
+	{ "D_TRUNC_PROTO", "BEGIN { @a = count(); trunc(); }", 1 },
+	{ "D_CLEAR_PROTO", "BEGIN { @a = count(); clear(); }", 1 },
+	{ "D_NORMALIZE_PROTO", "BEGIN { @a = count(); normalize(@a); }", 1 },
+	{ "D_TRUNC_SCALAR", "BEGIN { @a = count(); trunc(@a, @a); }", 1 },
+	{ "D_IDENT_UNDEF", "BEGIN { trace(@nope + 1); }", 1 },
+	{ "D_AGG_REF", "BEGIN { @a = count(); trace(@a + 1); }", 1 },
+	{ "D_KEY_TYPE", "BEGIN { @a = count();\n @b[@a] = count(); }", 2 },
+	{ "D_AGG_NULL", "BEGIN { @a[1]; }", 1 },
+	{ "D_FUNC_UNDEF", "BEGIN { @a[1] = nosuch(); }", 1 },
+	{ "D_LQUANT_STEPTYPE", "BEGIN { @a = lquantize(1, 0, 10, -1); }", 1 },
+	{ "D_PROTO_ARG", "BEGIN { @a = lquantize(\"s\", 0, 10, 1); }", 1 },
 };
 
 START_TEST(err_lang_tags)
