@@ -47,14 +47,16 @@ kenv_read(void *dst, uint64_t addr, uint32_t size)
 }
 
 /*
- * strncpy_from_kernel_nofault is not exported to modules in 6.1, so copy
- * page by page with copy_from_kernel_nofault: within one page either every
- * byte is readable or none is, so no chunk reads past a mapped string end
- * into an unmapped page.
- * Probe context: no locks, no allocation, no sleeping.
+ * strncpy_from_kernel_nofault and strncpy_from_user_nofault are not
+ * exported to modules in 6.1, so strings are copied page by page with
+ * "rd" (kenv_read or kenv_read_user): within one page either every byte
+ * is readable or none is, so no chunk reads past a mapped string end into
+ * an unmapped page.  dst is NUL-padded to size; returns the length or
+ * -EFAULT.  Probe context: no locks, no allocation, no sleeping.
  */
-int
-kenv_read_str(char *dst, uint64_t addr, uint32_t size)
+static int
+kd_read_str(char *dst, uint64_t addr, uint32_t size,
+    int (*rd)(void *, uint64_t, uint32_t))
 {
 	uint32_t got = 0, chunk, i;
 
@@ -64,8 +66,7 @@ kenv_read_str(char *dst, uint64_t addr, uint32_t size)
 		chunk = PAGE_SIZE - ((addr + got) & (PAGE_SIZE - 1));
 		if (chunk > size - 1 - got)
 			chunk = size - 1 - got;
-		if (copy_from_kernel_nofault(dst + got,
-		    (const void *)(uintptr_t)(addr + got), chunk) != 0) {
+		if (rd(dst + got, addr + got, chunk) != 0) {
 			memset(dst, 0, size);
 			return -EFAULT;
 		}
@@ -78,6 +79,13 @@ kenv_read_str(char *dst, uint64_t addr, uint32_t size)
 	}
 	memset(dst + got, 0, size - got);
 	return (int)got;
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+int
+kenv_read_str(char *dst, uint64_t addr, uint32_t size)
+{
+	return kd_read_str(dst, addr, size, kenv_read);
 }
 
 uint32_t
@@ -148,34 +156,11 @@ kenv_read_user(void *dst, uint64_t uaddr, uint32_t size)
 	return 0;
 }
 
-/*
- * strncpy_from_user_nofault is not exported in 6.1: copy page by page as
- * kenv_read_str does.  Probe context: no locks, no allocation, no sleeping.
- */
+/* Probe context: no locks, no allocation, no sleeping. */
 int
 kenv_read_user_str(char *dst, uint64_t uaddr, uint32_t size)
 {
-	uint32_t got = 0, chunk, i;
-
-	if (size == 0)
-		return -EFAULT;
-	while (got < size - 1) {
-		chunk = PAGE_SIZE - ((uaddr + got) & (PAGE_SIZE - 1));
-		if (chunk > size - 1 - got)
-			chunk = size - 1 - got;
-		if (kenv_read_user(dst + got, uaddr + got, chunk) != 0) {
-			memset(dst, 0, size);
-			return -EFAULT;
-		}
-		for (i = 0; i < chunk; i++)
-			if (dst[got + i] == '\0')
-				break;
-		got += i;
-		if (i < chunk)
-			break;
-	}
-	memset(dst + got, 0, size - got);
-	return (int)got;
+	return kd_read_str(dst, uaddr, size, kenv_read_user);
 }
 
 /* Probe context: no locks, no allocation, no sleeping. */
