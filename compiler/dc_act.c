@@ -392,16 +392,6 @@ dc_a_stack(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	dc_act(cx, cl, kind, NULL, n | sz << 32);
 }
 
-/* sym, func, mod, usym, ufunc, umod, uaddr: the address is recorded. */
-static void
-dc_a_addr(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
-{
-	dc_nargs(cx, call, 1, 1);
-	dc_scalar_arg(cx, call, 0);
-	dc_act(cx, cl, dc_act_find(call->n_str)->ad_kind,
-	    dc_cg_object(cx, call->n_args[0], 8), 0);
-}
-
 /* speculate, commit, discard, raise, chill: one integer argument. */
 static void
 dc_a_int1(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
@@ -410,6 +400,17 @@ dc_a_int1(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	dc_scalar_arg(cx, call, 0);
 	dc_act(cx, cl, dc_act_find(call->n_str)->ad_kind,
 	    dc_cg_object(cx, call->n_args[0], 8), 0);
+}
+
+/*
+ * sym, func, mod, usym, ufunc, umod, uaddr: the address is recorded, just
+ * as one integer argument is; a function of its own because aggregation
+ * keys recognise address actions by it (dc_agg_key_action).
+ */
+static void
+dc_a_addr(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
+{
+	dc_a_int1(cx, cl, call);
 }
 
 /* stop, panic, breakpoint: no argument, nothing recorded. */

@@ -857,16 +857,26 @@ kc_fmt_printf(FILE *out, const char *fmt, const struct kc_val *args,
  * symbols: %a, sym(), mod(), stack(), ustack(), usym()
  * ================================================================ */
 
-void
-kc_fmt_addr2str(const struct kc_symtab *t, uint64_t addr, char *buf,
-    size_t size)
+#define KC_SYMSTR_ADDR	0	/* module`symbol+0xoff (%a, stack frames) */
+#define KC_SYMSTR_SYM	1	/* module`symbol (sym()) */
+#define KC_SYMSTR_MOD	2	/* module (mod()) */
+
+/*
+ * The three ways an address is named, from one lookup; an address no
+ * module claims is always printed in hex.
+ */
+static void
+kc_fmt_symstr(const struct kc_symtab *t, uint64_t addr, char *buf,
+    size_t size, int how)
 {
 	const struct kc_sym *sym = NULL;
 	const char *mod = NULL;
 
 	switch (kc_sym_lookup(t, addr, &sym, &mod)) {
 	case KC_SYM_FOUND:
-		if (addr > sym->sy_addr)
+		if (how == KC_SYMSTR_MOD)
+			snprintf(buf, size, "%s", sym->sy_mod);
+		else if (how == KC_SYMSTR_ADDR && addr > sym->sy_addr)
 			snprintf(buf, size, "%s`%s+0x%" PRIx64, sym->sy_mod,
 			    sym->sy_name, addr - sym->sy_addr);
 		else
@@ -874,46 +884,34 @@ kc_fmt_addr2str(const struct kc_symtab *t, uint64_t addr, char *buf,
 			    sym->sy_name);
 		return;
 	case KC_SYM_MODULE:
-		snprintf(buf, size, "%s`0x%" PRIx64, mod, addr);
+		if (how == KC_SYMSTR_MOD)
+			snprintf(buf, size, "%s", mod);
+		else
+			snprintf(buf, size, "%s`0x%" PRIx64, mod, addr);
 		return;
 	}
 	snprintf(buf, size, "0x%" PRIx64, addr);
+}
+
+void
+kc_fmt_addr2str(const struct kc_symtab *t, uint64_t addr, char *buf,
+    size_t size)
+{
+	kc_fmt_symstr(t, addr, buf, size, KC_SYMSTR_ADDR);
 }
 
 void
 kc_fmt_sym2str(const struct kc_symtab *t, uint64_t addr, char *buf,
     size_t size)
 {
-	const struct kc_sym *sym = NULL;
-	const char *mod = NULL;
-
-	switch (kc_sym_lookup(t, addr, &sym, &mod)) {
-	case KC_SYM_FOUND:
-		snprintf(buf, size, "%s`%s", sym->sy_mod, sym->sy_name);
-		return;
-	case KC_SYM_MODULE:
-		snprintf(buf, size, "%s`0x%" PRIx64, mod, addr);
-		return;
-	}
-	snprintf(buf, size, "0x%" PRIx64, addr);
+	kc_fmt_symstr(t, addr, buf, size, KC_SYMSTR_SYM);
 }
 
 void
 kc_fmt_mod2str(const struct kc_symtab *t, uint64_t addr, char *buf,
     size_t size)
 {
-	const struct kc_sym *sym = NULL;
-	const char *mod = NULL;
-
-	switch (kc_sym_lookup(t, addr, &sym, &mod)) {
-	case KC_SYM_FOUND:
-		snprintf(buf, size, "%s", sym->sy_mod);
-		return;
-	case KC_SYM_MODULE:
-		snprintf(buf, size, "%s", mod);
-		return;
-	}
-	snprintf(buf, size, "0x%" PRIx64, addr);
+	kc_fmt_symstr(t, addr, buf, size, KC_SYMSTR_MOD);
 }
 
 int
