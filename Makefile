@@ -7,7 +7,9 @@
 #                 is "N passed, N failed"
 #
 # Everything built lands under build/: build/bin/kdt, build/bin/kdt-extract,
-# build/kmod/kdt.ko.  The pinned kernel is named in mk/versions.mk only.
+# build/kmod/kdt.ko, build/lib/kdt.so (the crash(8) extension: "extend
+# build/lib/kdt.so", then "kdt").  The pinned kernel is named in
+# mk/versions.mk only.
 #
 # Source lists are wildcards per folder: a new .c file in a folder is built
 # into that folder's part without touching this file.  Program entry points
@@ -29,21 +31,36 @@ LIBS		:= -lelf -lz $(shell pkg-config --libs libbpf 2>/dev/null) \
 		   -llzo2 -lsnappy -lzstd
 CHECK_LIBS	:= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
+# The crash(8) extension kdt.so (mdb-module/).  Only kdt.c includes crash's
+# defs.h (Debian package crash, from make deps); the rest of mdb-module/ is
+# in libkdt like any folder.  crash's own extension flags.  It is part of
+# "all" when the header is there -- after make deps, always.
+CRASH_H		:= /usr/include/crash/defs.h
+CRASH_GLUE	:= mdb-module/kdt.c
+CRASH_CFLAGS	:= -DX86_64 -DGDB_10_2
+CRASH_LDFLAGS	:= -shared -fPIC -nostartfiles -rdynamic -Wl,--as-needed
+CRASHEXT	:= $(if $(wildcard $(CRASH_H)),crashext)
+
 LIB_SRC		:= $(wildcard common/*.c) \
 		   $(filter-out %_main.c,$(wildcard compiler/*.c)) \
 		   $(filter-out %_main.c,$(wildcard consumer/*.c)) \
 		   $(filter-out %_main.c,$(wildcard crashdump/*.c)) \
-		   $(filter-out %_main.c,$(wildcard anon/*.c))
+		   $(filter-out %_main.c,$(wildcard anon/*.c)) \
+		   $(filter-out $(CRASH_GLUE),$(wildcard mdb-module/*.c))
 HDRS		:= $(wildcard common/*.h compiler/*.h consumer/*.h \
-		   crashdump/*.h anon/*.h)
+		   crashdump/*.h anon/*.h mdb-module/*.h)
 
 LIB_OBJ		:= $(LIB_SRC:%.c=$(B)/obj/%.o)
 SAN_OBJ		:= $(LIB_SRC:%.c=$(B)/san/%.o)
+# libkdt.a is not position-independent: kdt.so links the same list built
+# again with -fPIC (and hidden symbols, so that none binds to one of
+# crash's or gdb's own global symbols of the same name).
+PIC_OBJ		:= $(LIB_SRC:%.c=$(B)/pic/%.o)
 UNIT_SRC	:= $(wildcard tests/unit/test_*.c)
 UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(B)/test/%)
 
-.PHONY: all tools kmod deps kernel demo check unit vmtest clean
-all: tools kmod
+.PHONY: all tools kmod deps kernel kernel-dbg crashext demo check unit vmtest clean
+all: tools kmod $(CRASHEXT)
 
 tools: $(B)/bin/kdt $(B)/bin/kdt-extract
 
@@ -62,6 +79,20 @@ $(B)/lib/libkdt.a: $(LIB_OBJ)
 $(B)/lib/libkdt-san.a: $(SAN_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(B)/pic/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(B)/lib/libkdt-pic.a: $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+crashext: $(B)/lib/kdt.so
+$(B)/lib/kdt.so: $(CRASH_GLUE) mdb-module/mdb.h $(B)/lib/libkdt-pic.a
+	@test -f $(CRASH_H) || { echo "kdt: $(CRASH_H) missing; run 'make deps'" >&2; exit 1; }
+	$(CC) -std=gnu11 -g -Wall -O2 -I. $(CRASH_CFLAGS) $(CRASH_LDFLAGS) \
+		-fvisibility=hidden $< -o $@ $(B)/lib/libkdt-pic.a $(LIBS)
 
 $(B)/bin/kdt: consumer/kdt_main.c $(B)/lib/libkdt.a
 	@mkdir -p $(dir $@)
@@ -94,6 +125,10 @@ deps:
 kernel:
 	@bash mk/kernel.sh $(KERNEL_DIR)
 
+# The DWARF vmlinux crash(8) needs (tests/vm/scenarios/tst.crash-ext.sh).
+kernel-dbg:
+	@bash mk/kernel-dbg.sh $(B)/kernel-dbg
+
 unit: $(UNIT_BIN)
 
 demo: deps
@@ -105,4 +140,4 @@ check: deps
 	@bash tests/run-tests
 
 clean:
-	rm -rf $(B)/obj $(B)/san $(B)/lib $(B)/bin $(B)/test $(B)/kmod
+	rm -rf $(B)/obj $(B)/san $(B)/lib $(B)/bin $(B)/test $(B)/kmod $(B)/pic

@@ -52,7 +52,14 @@ struct cd_src;
 
 /* The vector a format implements. */
 struct cd_ops {
-	/* Read n bytes at offset roff of range r; 0 or -errno. */
+	/*
+	 * Read n bytes at offset roff of range r; 0 or -errno.  A source
+	 * that cannot list its holes up front (crash's readmem(), which
+	 * learns a page is missing only by reading it: mdb-module/)
+	 * returns -ENXIO with cs_miss set to the first physical address
+	 * of the request it does not hold and cs_miss_end to the first
+	 * one after that it holds again (or the end of the request).
+	 */
 	int	(*co_read)(struct cd_src *s, const struct cd_range *r,
 		    uint64_t roff, void *buf, uint64_t n);
 	void	(*co_close)(struct cd_src *s);
@@ -72,6 +79,8 @@ struct cd_src {
 	const char	*cs_hole;	/* why a phys address may be absent,
 					   e.g. "excluded from the dump" */
 	int		cs_raw;		/* a raw region image at pa 0 */
+	uint64_t	cs_miss;	/* co_read -ENXIO: first missing, */
+	uint64_t	cs_miss_end;	/* ... first held again after it */
 };
 
 /*
@@ -128,7 +137,8 @@ int cd_pread_all(int fd, void *buf, uint64_t n, uint64_t off);
 
 /*
  * The first physical address above pa that the source holds, or
- * CD_NOADDR: the end of the hole pa is in.
+ * CD_NOADDR: the end of the hole pa is in (for the hole a co_read just
+ * found, at most cs_miss_end).
  */
 uint64_t cd_hole_end(const struct cd_src *s, uint64_t pa);
 
@@ -159,6 +169,18 @@ struct cd_region {
  */
 int cd_find_region(struct cd_src *s, uint64_t pa, const char *prog,
     struct cd_region *rg, FILE *err);
+
+/*
+ * Find the region in an open source (at pa if not CD_NOADDR, else by
+ * scanning; a raw image is read whole) and print it with the consumer's
+ * decoder under ko's program name and flags -- what kdt-extract does
+ * after cd_open(), and what the crash(8) extension (mdb-module/) does
+ * over its readmem() source.  Returns kc_print_region_opts()'s status,
+ * or 1 after printing why no region was found.
+ */
+struct kc_opts;
+int cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
+    FILE *out, FILE *err);
 
 /*
  * kdt-extract's whole behaviour, callable from tests: argv as main()

@@ -12,7 +12,9 @@
  * the actions print); --merge prints all cpus' records in timestamp
  * order instead of cpu after cpu.  This is a library function so that
  * the unit tests run the whole tool in-process;
- * crashdump/kdt_extract_main.c is only main().
+ * crashdump/kdt_extract_main.c is only main().  Everything after opening
+ * the dump is cd_extract_src(), which the crash(8) extension
+ * (mdb-module/) runs over its readmem() source.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -154,13 +156,38 @@ cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
 }
 
 int
+cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
+    FILE *out, FILE *err)
+{
+	struct cd_region rg;
+	char input[1200];
+	int rv;
+
+	if (s->cs_raw && pa == CD_NOADDR)
+		rv = cd_raw_region(s, (ko->ko_flags & KC_F_QUIET) != 0, &rg,
+		    err);
+	else
+		rv = cd_find_region(s, pa, ko->ko_prog, &rg, err);
+	if (rv != 0)
+		return 1;
+	if (rg.cg_pa == RGN_PHYS_ANY)
+		snprintf(input, sizeof (input), "%s: raw region image",
+		    s->cs_name);
+	else
+		snprintf(input, sizeof (input), "%s: region at phys 0x%llx",
+		    s->cs_name, (unsigned long long)rg.cg_pa);
+	rv = kc_print_region_opts(rg.cg_img, rg.cg_size, rg.cg_pa, input,
+	    out, err, ko);
+	free(rg.cg_img);
+	return rv;
+}
+
+int
 cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct kc_opts ko = { CD_PROG, 0 };
 	struct cd_args ca;
-	struct cd_region rg;
 	struct cd_src *s;
-	char input[1200];
 	int rv;
 
 	rv = cd_parse(argc, argv, &ca, err);
@@ -171,23 +198,9 @@ cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 	}
 	if (cd_open(ca.ca_dump, CD_PROG, &s, err) != 0)
 		return 1;
-	if (s->cs_raw && ca.ca_phys == CD_NOADDR)
-		rv = cd_raw_region(s, ca.ca_quiet, &rg, err);
-	else
-		rv = cd_find_region(s, ca.ca_phys, CD_PROG, &rg, err);
-	cd_close(s);
-	if (rv != 0)
-		return 1;
-	if (rg.cg_pa == RGN_PHYS_ANY)
-		snprintf(input, sizeof (input), "%s: raw region image",
-		    ca.ca_dump);
-	else
-		snprintf(input, sizeof (input), "%s: region at phys 0x%llx",
-		    ca.ca_dump, (unsigned long long)rg.cg_pa);
 	ko.ko_flags = (ca.ca_quiet ? KC_F_QUIET : 0) |
 	    (ca.ca_merge ? KC_F_MERGE : 0);
-	rv = kc_print_region_opts(rg.cg_img, rg.cg_size, rg.cg_pa, input,
-	    out, err, &ko);
-	free(rg.cg_img);
+	rv = cd_extract_src(s, ca.ca_phys, &ko, out, err);
+	cd_close(s);
 	return rv;
 }

@@ -171,18 +171,23 @@ cd_scan_chunk(struct cd_scan *sc, const uint8_t *buf, uint64_t pa,
 
 /*
  * A chunk that does not read whole (a damaged page of a compressed dump,
- * already reported by the source): scan it page by page, skipping the
- * pages that do not read, so one bad page does not hide the region.
+ * already reported by the source, or a hole the source found only by
+ * reading: -ENXIO): scan it page by page, skipping the pages that do not
+ * read, so one bad page does not hide the region.
  */
 static int
 cd_scan_pages(struct cd_scan *sc, uint8_t *buf, uint64_t pa, uint64_t n,
     struct cd_region *rg)
 {
 	uint64_t o, miss;
+	int rv;
 
 	for (o = 0; o + sizeof (struct rgn_hdr) <= n; o += CD_PAGE) {
-		if (cd_read_phys(sc->sc_src, pa + o, buf, sizeof (struct
-		    rgn_hdr), &miss) != 0) {
+		rv = cd_read_phys(sc->sc_src, pa + o, buf,
+		    sizeof (struct rgn_hdr), &miss);
+		if (rv == -ENXIO)
+			continue;	/* a hole, not damage (cd.h co_read) */
+		if (rv != 0) {
 			cd_why(sc, 0, "read error at phys 0x%llx",
 			    (unsigned long long)(pa + o));
 			continue;

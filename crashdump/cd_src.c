@@ -104,6 +104,8 @@ cd_read_phys(struct cd_src *s, uint64_t pa, void *buf, uint64_t n,
 		roff = pa - r->cr_pa;
 		k = r->cr_size - roff < n ? r->cr_size - roff : n;
 		rv = s->cs_ops->co_read(s, r, roff, buf, k);
+		if (rv == -ENXIO)
+			*missing = s->cs_miss;
 		if (rv != 0)
 			return rv;
 		buf = (uint8_t *)buf + k;
@@ -122,6 +124,8 @@ cd_hole_end(const struct cd_src *s, uint64_t pa)
 	for (i = 0; i < s->cs_nranges; i++)
 		if (s->cs_ranges[i].cr_pa > pa && s->cs_ranges[i].cr_pa < best)
 			best = s->cs_ranges[i].cr_pa;
+	if (pa == s->cs_miss && s->cs_miss_end > pa && s->cs_miss_end < best)
+		best = s->cs_miss_end;
 	return best;
 }
 

@@ -12,6 +12,7 @@ pkgs=(
 	"linux-headers-$KVER"
 	qemu-system-x86 busybox-static cpio kmod python3
 	zstd xz-utils
+	crash
 )
 
 missing=()
