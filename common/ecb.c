@@ -166,7 +166,7 @@ ecb_cpu_alloc(struct ecb_state *es, struct ecb_cpu *ec, uint32_t cpu,
 		    es->es_scratch_size + es->es_stage_size);
 	if (es->es_den->den_naggs == 0)
 		return 0;
-	ec->ec_agg = kenv_zalloc(p->ep_aggsize);
+	ec->ec_agg = ec->ec_agg_own = kenv_zalloc(p->ep_aggsize);
 	if (ec->ec_agg == NULL)
 		return ecb_nomem(err, "an aggregation buffer (aggsize)",
 		    p->ep_aggsize);
@@ -236,7 +236,7 @@ ecb_destroy(struct ecb_state *es)
 		ecb_free(ec->ec_stage);
 		ecb_free(ec->ec_key);
 		ecb_free(ec->ec_locals);
-		ecb_free(ec->ec_agg);
+		ecb_free(ec->ec_agg_own);
 	}
 	ecb_free(es->es_cpus);
 	spec_destroy(es->es_spec);
@@ -252,6 +252,24 @@ ecb_set_region(struct ecb_state *es, void *base)
 
 	for (cpu = 0; cpu < es->es_ncpu; cpu++)
 		es->es_cpus[cpu].ec_rc = rgn_cpu(base, cpu);
+}
+
+/* Setup context. */
+void
+ecb_set_aggbufs(struct ecb_state *es, void *base)
+{
+	struct ecb_cpu *ec;
+	struct agg_buf *ab;
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < es->es_ncpu; cpu++) {
+		ec = &es->es_cpus[cpu];
+		if (ec->ec_agg == NULL || (ab = rgn_agg(base, cpu)) == NULL)
+			continue;
+		ecb_free(ec->ec_agg_own);
+		ec->ec_agg_own = NULL;
+		ec->ec_agg = ab;
+	}
 }
 
 /* Setup context. */
@@ -296,6 +314,7 @@ struct ecb_run {
 	uint32_t	er_fault_act;	/* 0 = predicate, n = action #n */
 	uint32_t	er_fault_code;	/* set when not a DIF fault */
 	uint64_t	er_fault_addr;
+	uint32_t	er_panic;	/* panic() ran: after the record */
 };
 
 /* speculation(): the dm_speculation hook.  Probe context. */
@@ -424,6 +443,45 @@ ecb_pend_spec(struct ecb_run *r, uint32_t kind, uint64_t id)
 	return 0;
 }
 
+/*
+ * stack() and ustack() records (or keys) at "dst": frames from the
+ * environment, the rest of the record zero (the consumer stops at the
+ * first zero frame).  ustack() starts with the pid.  Probe context.
+ */
+static void
+ecb_put_stack(const struct dof_laction *la, uint8_t *dst)
+{
+	uint64_t *w = (uint64_t *)dst, pid = 0;
+	uint32_t n;
+
+	memset(dst, 0, la->la_rec_size);
+	if (((uintptr_t)dst & 7) != 0)
+		return;	/* dof_load aligns frame records; never here */
+	if (la->la_kind == DTRACEACT_STACK) {
+		(void) kenv_stack(w, la->la_rec_size / 8);
+		return;
+	}
+	n = (uint32_t)(la->la_arg & 0xffffffffu);
+	if ((uint64_t)(n + 1) * 8 > la->la_rec_size)
+		return;
+	(void) kenv_ustack(w + 1, n, &pid);
+	w[0] = pid;
+}
+
+/* panic(): say which probe and ECB, then the environment panics. */
+static void
+ecb_panic(struct ecb_run *r)
+{
+	const struct dif_probe_ctx *c = r->er_ctx;
+	char msg[DOF_PROVNAMELEN + DOF_MODNAMELEN + DOF_FUNCNAMELEN +
+	    DOF_NAMELEN + 64];
+
+	(void) snprintf(msg, sizeof (msg),
+	    "kdt: panic action at probe %s:%s:%s:%s (EPID %u)", c->pc_prov,
+	    c->pc_mod, c->pc_func, c->pc_name, c->pc_epid);
+	kenv_panic(msg);
+}
+
 /* The data-recording actions and their side effects.  Probe context. */
 static int
 ecb_act_rec(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
@@ -431,6 +489,19 @@ ecb_act_rec(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
 	struct ecb_state *es = r->er_ec->ec_es;
 
 	switch (la->la_kind) {
+	case DTRACEACT_STACK:
+	case DTRACEACT_USTACK:
+		ecb_put_stack(la, r->er_ec->ec_stage + la->la_rec_off);
+		return 0;
+	case DTRACEACT_PANIC:
+		/*
+		 * Later, once the clause's record is committed: the records
+		 * that led to the panic are what the dump is for.  (dtrace
+		 * panics on the spot and loses the clause's own data.)
+		 */
+		if (es->es_destructive)
+			r->er_panic = 1;
+		break;
 	case DTRACEACT_EXIT:
 		es->es_status = (int32_t)v;
 		es->es_exited = 1;
@@ -498,6 +569,11 @@ ecb_run_act(struct ecb_run *r, uint32_t i)
 		if (la->la_rec_off + (uint64_t)la->la_rec_size >
 		    ec->ec_es->es_key_size)
 			return 0;	/* dof_load keeps keys in ag_keysize */
+		if (la->la_kind == DTRACEACT_STACK ||
+		    la->la_kind == DTRACEACT_USTACK) {
+			ecb_put_stack(la, ec->ec_key + la->la_rec_off);
+			return 0;
+		}
 		return ecb_put_val(r, la, v, ec->ec_key + la->la_rec_off);
 	case DOF_ROLE_AGGARG:
 		r->er_incr = (int64_t)v;
@@ -599,6 +675,8 @@ ecb_run_ecb(struct ecb_cpu *ec, const struct ecb_ref *ref,
 	}
 	ecb_emit(&r, ref->er_epid);
 	ecb_do_pending(&r);
+	if (r.er_panic)
+		ecb_panic(&r);
 }
 
 /* May probe "ep" run in the enabling's state?  Probe context. */
@@ -714,6 +792,14 @@ void
 ecb_fire(struct ecb_state *es, const struct ecb_probe *ep, uint32_t cpu,
     const uint64_t *args, uint64_t ts)
 {
+	ecb_fire_errno(es, ep, cpu, args, ts, 0);
+}
+
+/* Probe context: no locks, no allocation, no sleeping; irqs off. */
+void
+ecb_fire_errno(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args, uint64_t ts, int32_t err)
+{
 	struct dif_probe_ctx ctx;
 	struct ecb_cpu *ec;
 	uint32_t i, nloc;
@@ -733,6 +819,7 @@ ecb_fire(struct ecb_state *es, const struct ecb_probe *ep, uint32_t cpu,
 	for (i = 0; i < nloc; i++)
 		ec->ec_locals[i] = 0;
 	ecb_fill_ctx(&ctx, ep, cpu, args, ts);
+	ctx.pc_errno = err;
 	ecb_run_probe(ec, ep, &ctx);
 	ec->ec_busy = 0;
 }

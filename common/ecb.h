@@ -120,7 +120,10 @@ struct ecb_cpu {
 	uint8_t		*ec_stage;	/* one record's payload */
 	uint8_t		*ec_key;	/* one aggregation key */
 	uint64_t	*ec_locals;	/* clause-local slots */
-	struct agg_buf	*ec_agg;	/* NULL: no aggregations */
+	struct agg_buf	*ec_agg;	/* NULL: no aggregations; the caller
+					   may point it elsewhere (a switch,
+					   ecb_set_aggbufs) */
+	void		*ec_agg_own;	/* what ecb_create allocated */
 	struct spec_counts ec_spec;	/* speculation counters */
 	uint64_t	ec_dyndrops;	/* dynamic variable drops */
 	uint64_t	ec_dblerrors;	/* faults inside ERROR ECBs */
@@ -182,6 +185,13 @@ void ecb_destroy(struct ecb_state *es);
 /* Point every CPU at its principal buffer in region "base".  Setup. */
 void ecb_set_region(struct ecb_state *es, void *base);
 
+/*
+ * Keep the aggregations in region "base" instead (its rm_agg_off area,
+ * laid out by rgn_init with rp_aggsize), so they survive a panic.  Does
+ * nothing when the region or the enabling has none.  Setup context.
+ */
+void ecb_set_aggbufs(struct ecb_state *es, void *base);
+
 /* Name the dtrace:::ERROR probe (NULL: none enabled).  Setup context. */
 void ecb_set_error_probe(struct ecb_state *es, const struct ecb_probe *ep);
 
@@ -196,6 +206,9 @@ void ecb_set_state(struct ecb_state *es, uint32_t state);
  */
 void ecb_fire(struct ecb_state *es, const struct ecb_probe *ep,
     uint32_t cpu, const uint64_t *args, uint64_t ts);
+/* ecb_fire() with the errno D variable set to "err" (syscall returns). */
+void ecb_fire_errno(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args, uint64_t ts, int32_t err);
 
 /*
  * Drain speculations other CPUs committed or discarded while this CPU

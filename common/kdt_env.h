@@ -111,4 +111,25 @@ uint64_t kenv_vtime(void);
 uint64_t kenv_curthread(void);
 uint32_t kenv_ipl(void);
 
+/*
+ * stack(): the kernel stack at the probe, innermost first, up to "max"
+ * return addresses into pcs[]; returns how many.  It starts where the
+ * probe hit: the probed function for fbt and kinst, the interrupted code
+ * for profile, the traced function's caller chain for tracepoints.  0
+ * where there is no kernel stack (the userspace engine).
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+uint32_t kenv_stack(uint64_t *pcs, uint32_t max);
+/*
+ * ustack(): the user stack of the current thread (frame-pointer walk;
+ * code built without frame pointers gives one frame), with its pid.
+ * Returns the number of frames (0: none or not in a user thread).
+ */
+uint32_t kenv_ustack(uint64_t *pcs, uint32_t max, uint64_t *pid);
+/*
+ * panic(): the destructive action.  The kernel panics with the message;
+ * never called by the userspace engine (ecb.c refuses panic() there).
+ */
+void kenv_panic(const char *msg);
+
 #endif /* KDT_ENV_H */

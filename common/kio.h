@@ -1,12 +1,76 @@
 /*
  * kio.h -- the /dev/kdt interface between kdt.ko and the consumer.
  *
- * /dev/kdt is root-only (mode 0600).  The consumer first asks for the
- * state with KIO_INFO; "kdt -a" then claims the anonymous state with
- * KIO_CLAIM (one claim per boot: a second claim gets -EBUSY, and no
- * anonymous state gets -ENOENT) and reads the region image with pread()
- * at region offsets, decoding it with the same reader (rgn_read.c) that
- * kdt-extract uses on dumps.
+ * /dev/kdt is root-only: mode 0600 and CAP_SYS_ADMIN checked at open.
+ * Every open file is one consumer; any number may be open at once, each
+ * with its own enabling, probes, buffers and options.
+ *
+ * Anonymous state.  The consumer asks with KIO_INFO; "kdt -a" claims the
+ * anonymous state with KIO_CLAIM (one claim per boot: a second claim gets
+ * -EBUSY, no anonymous state -ENOENT) and reads the reserved region with
+ * pread() at region offsets, decoding it with the same reader (rgn_read.c)
+ * that kdt-extract uses on dumps.  A file that has not enabled anything
+ * reads the reserved region.
+ *
+ * Live state (kdt -s / -n), in this order:
+ *
+ *   KIO_ENABLE  hand over the DOF: kdt.ko loads it (dof_load), matches
+ *               every ECB's probe description against its providers,
+ *               lays out a region in kernel memory (rgn.h layout, rh_phys
+ *               0, one buffer per possible CPU), allocates the ECB runner
+ *               and registers the probes -- which record nothing yet.  On
+ *               failure the ioctl returns -errno and ken_msg says why
+ *               (-ENOENT: ECB ken_badecb's description matched no probe
+ *               and KIO_EN_ZDEFS was not given).  Once per file.
+ *   read()      from then on the file reads that region image (header,
+ *               metadata with the DOF, probe and EPID tables, per-CPU
+ *               buffers).  The consumer reads it once, whole, as its
+ *               mirror and decodes the mirror with rgn_open()/kc_dec.
+ *   KIO_GO      fire dtrace:::BEGIN on the calling CPU, then let every
+ *               probe record (ECB_ST_ACTIVE unless BEGIN called exit()).
+ *   KIO_SNAP    KIO_SNAP_BUF: hand over CPU ks_cpu's principal buffer.
+ *               Under bufpolicy=switch the CPU's buffer is switched with
+ *               its spare (on that CPU, interrupts off; the new active
+ *               buffer continues the logical offsets and carries the drop
+ *               and error counts); under fill and ring only once the
+ *               enabling is stopped (before that nothing is copied and
+ *               ks_used is 0: ring and fill buffers are read once, at
+ *               the end, as dtrace reads them).  The copy goes to ks_buf as the CPU's slot
+ *               of the mirror: the 64-byte struct rgn_cpu at ks_buf, then
+ *               the bytes of [rc_tail, rc_head) at their own positions
+ *               (data offset L % rc_size after the header); other bytes
+ *               of the slot are left alone.  ks_len must be at least
+ *               RGN_CPU_HDRSIZE + rc_size (the region's rh_cpu_stride is
+ *               enough).
+ *               KIO_SNAP_AGG: switch CPU ks_cpu's aggregation buffer
+ *               with its spare the same way (the new one carries
+ *               ab_drops) and copy the old one's header and heap (struct
+ *               agg_buf, then ab_heap_off + ab_heap_used bytes in all) to
+ *               ks_buf; ks_len must be at least ken_aggsize; the consumer
+ *               checks it with agg_buf_check() and merges it.  The old
+ *               buffer is then emptied.  -ENOENT when the program has no
+ *               aggregations.
+ *               ks_used returns the bytes written.
+ *   KIO_STATUS  the enabling's state and counters (struct kio_status).
+ *               The consumer polls it: DRAINING means exit() was called.
+ *   KIO_STOP    move to COOLDOWN, fire dtrace:::END on the calling CPU,
+ *               STOPPED, then unregister every probe (after this returns
+ *               no probe of this consumer runs anywhere).  The consumer
+ *               then takes its last KIO_SNAPs.
+ *   close()     stops if needed and frees everything.
+ *
+ * With KIO_EN_REGION the state's region is the reserved region instead of
+ * kernel memory, so a panic during the session leaves the records where
+ * kdt-extract finds them: a flight recorder, ring policy by default
+ * (fill if asked; switch is refused: it needs buffers outside the region).
+ * One state at a time may hold the reserved region, and not while an
+ * anonymous enabling does (-EBUSY, ken_msg says who).  The buffer size is
+ * what the region holds, whatever bufsize says.
+ *
+ * Listing (kdt -l): KIO_LIST matches one probe description exactly as
+ * KIO_ENABLE would (the same provider code) and returns the matching
+ * probes as struct rgn_probe entries (ids in match order from 1, as an
+ * enabling would number them).  Any file, any number of times.
  *
  * Every structure is fixed-width; sizes are pinned below.
  */
@@ -15,7 +79,7 @@
 
 #include "kdt_env.h"
 
-#define KIO_VERSION	1
+#define KIO_VERSION	2
 
 #define KIO_ANON_NONE		0	/* kdt.anon not set */
 #define KIO_ANON_ACTIVE		1	/* enabled, not claimed */
@@ -34,8 +98,166 @@ struct kio_info {
 
 _Static_assert(sizeof (struct kio_info) == 288, "kio_info");
 
+#define KIO_EN_DESTRUCTIVE	0x1	/* -w: destructive actions allowed */
+#define KIO_EN_ZDEFS		0x2	/* -Z: descriptions may match nothing */
+#define KIO_EN_REGION		0x4	/* -x region: buffers in the reserved
+					   region (see below) */
+
+struct kio_enable {
+	uint64_t	ken_dof;	/* in: user address of the DOF */
+	uint64_t	ken_dofsz;	/* in: its bytes */
+	uint32_t	ken_flags;	/* in: KIO_EN_* */
+	uint32_t	ken_ncpu;	/* out: per-CPU buffers in the region */
+	uint64_t	ken_rgnsize;	/* out: bytes of the region image */
+	uint64_t	ken_aggsize;	/* out: aggregation buffer bytes per
+					   CPU, 0 without aggregations */
+	uint32_t	ken_nprobes;	/* out: distinct probes enabled */
+	uint32_t	ken_nmatched;	/* out: (ECB, probe) pairs: dtrace's
+					   "matched N probes" */
+	uint32_t	ken_policy;	/* out: DTRACEOPT_BUFPOLICY_* in force */
+	uint32_t	ken_badecb;	/* out: the ECB that failed, or ~0 */
+	char		ken_msg[256];	/* out: why it failed, or notices */
+	uint64_t	ken_uprobes;	/* in: user address of struct
+					   kio_uprobe[ken_nuprobes] */
+	uint32_t	ken_nuprobes;	/* in: at most KIO_UPROBES_MAX */
+	uint32_t	ken_pad;
+};
+
+_Static_assert(sizeof (struct kio_enable) == 328, "kio_enable");
+
+/*
+ * User-space probes (the pid and USDT providers).  kdt.ko cannot read a
+ * process's ELF files, so the consumer does: for every probe description
+ * naming a process's functions (pid1234:libc.so.6:malloc:entry) or its
+ * USDT probes (myprov1234:::request-start, from .note.stapsdt notes) it
+ * resolves the file and the file offset of each probed instruction and
+ * hands the list over with KIO_ENABLE.  kdt.ko's pid provider matches
+ * the ECBs' descriptions against the names in this list exactly as it
+ * matches its own probes, and arms each one with a uprobe on (file,
+ * offset), filtered to the one process.
+ *
+ * Arguments: a function probe (ku_nargs 0) takes arg0..arg5 from the
+ * argument registers of the x86-64 SysV ABI; a return probe sets arg0 to
+ * the function's address and arg1 to the return value (rax).  A USDT
+ * probe describes each argument (the note's "size@operand" spec,
+ * translated by the consumer): a register's value, a constant, or
+ * memory at register + displacement, read fault-safe.
+ */
+#define KIO_UPROBES_MAX		65536
+#define KIO_UP_RETURN		0x1	/* a return probe (uretprobe) */
+#define KIO_UP_NARGS		6
+
+#define KIO_UA_NONE	0
+#define KIO_UA_REG	1	/* the register's value */
+#define KIO_UA_MEM	2	/* memory at register + ua_off */
+#define KIO_UA_CONST	3	/* ua_off itself */
+
+/* Registers by their slot in x86-64's struct pt_regs. */
+#define KIO_REG_R15	0
+#define KIO_REG_R14	1
+#define KIO_REG_R13	2
+#define KIO_REG_R12	3
+#define KIO_REG_RBP	4
+#define KIO_REG_RBX	5
+#define KIO_REG_R11	6
+#define KIO_REG_R10	7
+#define KIO_REG_R9	8
+#define KIO_REG_R8	9
+#define KIO_REG_RAX	10
+#define KIO_REG_RCX	11
+#define KIO_REG_RDX	12
+#define KIO_REG_RSI	13
+#define KIO_REG_RDI	14
+#define KIO_REG_RIP	16
+#define KIO_REG_RSP	19
+#define KIO_REG_NONE	0xff	/* _MEM without a base register */
+
+struct kio_uparg {
+	uint8_t		ua_kind;	/* KIO_UA_* */
+	uint8_t		ua_reg;		/* KIO_REG_* */
+	int8_t		ua_size;	/* 1, 2, 4, 8; negative: signed */
+	uint8_t		ua_pad[5];
+	int64_t		ua_off;		/* _MEM: displacement; _CONST: value */
+};
+
+_Static_assert(sizeof (struct kio_uparg) == 16, "kio_uparg");
+
+struct kio_uprobe {
+	uint32_t	ku_pid;		/* the process (its tgid) */
+	uint32_t	ku_flags;	/* KIO_UP_* */
+	uint64_t	ku_offset;	/* file offset of the instruction */
+	uint64_t	ku_refctr;	/* file offset of the USDT semaphore
+					   (incremented while armed), or 0 */
+	uint64_t	ku_addr;	/* its virtual address in the process
+					   (for messages and arg0 of return) */
+	uint32_t	ku_nargs;	/* USDT arguments in ku_args; 0: the
+					   function's argument registers */
+	uint32_t	ku_pad;
+	struct kio_uparg ku_args[KIO_UP_NARGS];
+	char		ku_path[256];	/* absolute path of the object file */
+	char		ku_prov[64];	/* the probe's name */
+	char		ku_mod[64];
+	char		ku_func[128];
+	char		ku_name[64];
+};
+
+_Static_assert(sizeof (struct kio_uprobe) == 712, "kio_uprobe");
+
+#define KIO_SNAP_BUF	1
+#define KIO_SNAP_AGG	2
+
+struct kio_snap {
+	uint32_t	ks_cpu;		/* in */
+	uint32_t	ks_what;	/* in: KIO_SNAP_* */
+	uint64_t	ks_buf;		/* in: user address */
+	uint64_t	ks_len;		/* in: its bytes */
+	uint64_t	ks_used;	/* out: bytes written */
+};
+
+_Static_assert(sizeof (struct kio_snap) == 32, "kio_snap");
+
+struct kio_status {
+	uint32_t	kst_state;	/* ECB_ST_* (ecb.h) */
+	uint32_t	kst_exited;	/* exit() was called */
+	int32_t		kst_status;	/* its value */
+	uint32_t	kst_ncpu;
+	uint64_t	kst_drops;	/* principal drops, all CPUs */
+	uint64_t	kst_aggdrops;	/* aggregation drops, all CPUs */
+	uint64_t	kst_dyndrops;	/* dynamic-variable drops */
+	uint64_t	kst_specdrops;	/* speculation drops */
+	uint64_t	kst_specbusy;
+	uint64_t	kst_specunavail;
+	uint64_t	kst_dblerrors;	/* faults inside ERROR ECBs */
+	uint64_t	kst_errors;	/* faults */
+	uint64_t	kst_missed;	/* firings the kernel could not hand
+					   to kdt (kretprobe instances
+					   exhausted, re-entry): drops too */
+	uint64_t	kst_pad[3];
+};
+
+_Static_assert(sizeof (struct kio_status) == 112, "kio_status");
+
+struct kio_list {
+	char		kl_prov[64];	/* in: the description, each part a */
+	char		kl_mod[64];	/* glob, "" matching anything */
+	char		kl_func[128];
+	char		kl_name[64];
+	uint64_t	kl_buf;		/* in: user array of struct rgn_probe */
+	uint32_t	kl_cap;		/* in: entries it holds */
+	uint32_t	kl_count;	/* out: matches (may exceed kl_cap:
+					   call again with a larger array) */
+};
+
+_Static_assert(sizeof (struct kio_list) == 336, "kio_list");
+
 #define KIO_MAGIC	'k'
 #define KIO_INFO	_IOR(KIO_MAGIC, 1, struct kio_info)
 #define KIO_CLAIM	_IO(KIO_MAGIC, 2)
+#define KIO_ENABLE	_IOWR(KIO_MAGIC, 3, struct kio_enable)
+#define KIO_GO		_IO(KIO_MAGIC, 4)
+#define KIO_STOP	_IO(KIO_MAGIC, 5)
+#define KIO_SNAP	_IOWR(KIO_MAGIC, 6, struct kio_snap)
+#define KIO_STATUS	_IOR(KIO_MAGIC, 7, struct kio_status)
+#define KIO_LIST	_IOWR(KIO_MAGIC, 8, struct kio_list)
 
 #endif /* KDT_KIO_H */

@@ -11,11 +11,17 @@
  * Layout (all offsets from the region start; every part page-aligned):
  *
  *   0            rh_meta_off                 rh_cpu_off
- *   +------------+---------------------------+-----------------+-----------+
- *   | rgn_hdr    | rgn_meta | probes | epids | cpu 0           | cpu 1 ... |
- *   | (page)     |          |        | | DOF | rgn_cpu | data  |           |
- *   +------------+---------------------------+-----------------+-----------+
- *                                            |<- rh_cpu_stride ->|
+ *   +------------+---------------------------+------+-----------------+-----
+ *   | rgn_hdr    | rgn_meta | probes | epids | aggs | cpu 0           | cpu 1
+ *   | (page)     |          |        | | DOF |      | rgn_cpu | data  |
+ *   +------------+---------------------------+------+-----------------+-----
+ *                                                   |<- rh_cpu_stride ->|
+ *
+ * Aggregation buffers (optional; rm_agg_off != 0): one struct agg_buf per
+ * CPU (agg.h has its layout), CPU c's at rm_agg_off + c * ab_size of CPU
+ * 0's buffer (page-aligned, every CPU's the same size), between the
+ * metadata and rh_cpu_off.  The anonymous enabling keeps its aggregations
+ * there, so they survive a panic; a reader merges the CPUs' entries.
  *
  * Region header (struct rgn_hdr), written once when the region is set up;
  * rh_crc covers the first rh_hdrsize bytes with rh_crc taken as 0:
@@ -60,7 +66,9 @@
  *       40    8 rm_dof_size   DOF bytes
  *       48    4 rm_dof_crc    CRC-32 of the DOF bytes
  *       52    4 rm_state      RGN_STATE_* of the enabling
- *       56    8 rm_pad        zero
+ *       56    8 rm_agg_off    offset from the region start of the
+ *                             aggregation buffers, 0 = none (0 in
+ *                             images written before they existed)
  *
  * Probe table entry (struct rgn_probe, 328 bytes): probe id and its four
  * NUL-padded name parts.  EPID table entry (struct rgn_epid, 16 bytes):
@@ -177,7 +185,7 @@ struct rgn_meta {
 	uint64_t	rm_dof_size;
 	uint32_t	rm_dof_crc;
 	uint32_t	rm_state;
-	uint64_t	rm_pad;
+	uint64_t	rm_agg_off;
 };
 
 struct rgn_probe {
@@ -246,6 +254,10 @@ struct rgn_params {
 	uint32_t	rp_policy;	/* ring or fill */
 	uint32_t	rp_probe_cap;
 	uint32_t	rp_epid_cap;
+	uint32_t	rp_flags;	/* RGN_F_* */
+	uint32_t	rp_pad;
+	uint64_t	rp_aggsize;	/* aggregation bytes per CPU in the
+					   region (page-rounded), 0: none */
 	uint64_t	rp_kaslr;
 	uint64_t	rp_created;
 	uint8_t		rp_bootid[16];
@@ -261,6 +273,11 @@ struct rgn_params {
  */
 int rgn_init(void *base, uint64_t size, const struct rgn_params *p,
     struct kdt_err *err);
+/*
+ * The region size rgn_init() needs to give each of p->rp_ncpu CPUs at
+ * least "bufsize" data bytes with p's table capacities and DOF.
+ */
+uint64_t rgn_size_for(const struct rgn_params *p, uint64_t bufsize);
 /* Add a probe / an EPID to the metadata tables.  Setup context. */
 int rgn_add_probe(void *base, uint32_t id, const char *prov, const char *mod,
     const char *func, const char *name, struct kdt_err *err);
@@ -330,6 +347,15 @@ struct rgn_walk_cb {
 int rgn_walk_cpu(const struct rgn_view *v, uint32_t cpu,
     const struct rgn_walk_cb *cb, struct kdt_err *err);
 const struct rgn_cpu *rgn_view_cpu(const struct rgn_view *v, uint32_t cpu);
+/*
+ * CPU "cpu"'s aggregation buffer image and its bytes (*len), or NULL
+ * when the region has none.  rgn_open() checked the area's bounds; the
+ * buffer itself is checked by agg_buf_check() against the DOF.
+ */
+const void *rgn_view_agg(const struct rgn_view *v, uint32_t cpu,
+    uint64_t *len);
+/* The writer's view of the same: CPU "cpu"'s buffer, or NULL. */
+void *rgn_agg(void *base, uint32_t cpu);
 const struct rgn_epid *rgn_find_epid(const struct rgn_view *v, uint32_t epid);
 const struct rgn_probe *rgn_find_probe(const struct rgn_view *v, uint32_t id);
 

@@ -193,6 +193,36 @@ rgn_check_table(const struct rgn_hdr *h, const char *what, uint64_t off,
 	return 0;
 }
 
+/*
+ * Rule 14: the aggregation area, if any: page-aligned between the
+ * metadata and the cpu areas, CPU 0's buffer size a page multiple that
+ * fits rh_ncpu times.  (The buffers' contents are agg_buf_check()'s.)
+ */
+static int
+rgn_check_aggs(const struct rgn_view *v, struct kdt_err *err)
+{
+	const struct rgn_hdr *h = v->rv_hdr;
+	uint64_t off = v->rv_meta->rm_agg_off, sz;
+
+	if (off == 0)
+		return 0;
+	if (off % RGN_PAGE != 0 || off < h->rh_meta_off + h->rh_meta_size ||
+	    off >= h->rh_cpu_off || h->rh_cpu_off - off < 8 + 8)
+		return kdt_err_set(err, EINVAL, "RGN_AGGOFF", h->rh_meta_off + 56,
+		    "aggregation area at offset 0x%llx must be page-aligned between the metadata end 0x%llx and the cpu areas at 0x%llx",
+		    (unsigned long long)off,
+		    (unsigned long long)(h->rh_meta_off + h->rh_meta_size),
+		    (unsigned long long)h->rh_cpu_off);
+	memcpy(&sz, v->rv_base + off + 8, sizeof (sz));	/* ab_size */
+	if (sz == 0 || sz % RGN_PAGE != 0 ||
+	    sz > (h->rh_cpu_off - off) / h->rh_ncpu)
+		return kdt_err_set(err, EINVAL, "RGN_AGGSIZE", off + 8,
+		    "aggregation buffers of 0x%llx bytes: %u of them must fit the 0x%llx bytes before the cpu areas, in whole pages",
+		    (unsigned long long)sz, h->rh_ncpu,
+		    (unsigned long long)(h->rh_cpu_off - off));
+	return 0;
+}
+
 /* Rules 11-12: the tables and the DOF copy. */
 static int
 rgn_check_meta(struct rgn_view *v, struct kdt_err *err)
@@ -226,7 +256,7 @@ rgn_check_meta(struct rgn_view *v, struct kdt_err *err)
 		    m->rm_dof_crc, crc);
 	v->rv_probes = (const void *)((const uint8_t *)m + m->rm_probe_off);
 	v->rv_epids = (const void *)((const uint8_t *)m + m->rm_epid_off);
-	return 0;
+	return rgn_check_aggs(v, err);
 }
 
 /* Rule 13: every per-cpu header has the magic, its number and the size. */
@@ -278,6 +308,9 @@ rgn_check_cpus(const struct rgn_view *v, struct kdt_err *err)
  * 12. The DOF copy lies inside the metadata area and matches rm_dof_crc.
  * 13. Every cpu header has RGN_CPU_MAGIC, rc_cpu == its index and
  *     rc_size == rh_bufsize.
+ * 14. An aggregation area (rm_agg_off != 0) is page-aligned between the
+ *     metadata and the cpu areas and holds rh_ncpu buffers of CPU 0's
+ *     ab_size, a page multiple.
  *
  * Afterwards every pointer in the view is inside [base, base + rh_size).
  */
@@ -355,6 +388,20 @@ rgn_view_cpu(const struct rgn_view *v, uint32_t cpu)
 		return NULL;
 	return (const void *)(v->rv_base + h->rh_cpu_off +
 	    (uint64_t)cpu * h->rh_cpu_stride);
+}
+
+const void *
+rgn_view_agg(const struct rgn_view *v, uint32_t cpu, uint64_t *len)
+{
+	const struct rgn_hdr *h = v->rv_hdr;
+	uint64_t off, sz;
+
+	if (h == NULL || v->rv_meta == NULL || cpu >= h->rh_ncpu ||
+	    (off = v->rv_meta->rm_agg_off) == 0)
+		return NULL;
+	memcpy(&sz, v->rv_base + off + 8, sizeof (sz));	/* rule 14 */
+	*len = sz;
+	return v->rv_base + off + (uint64_t)cpu * sz;
 }
 
 /* EPIDs are allocated densely from 1, so try slot epid - 1 first. */

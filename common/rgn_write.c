@@ -21,6 +21,7 @@
  * [rc_head, rc_reserve) as torn.
  */
 #include "rgn.h"
+#include "agg.h"
 #include "dof.h"
 
 /*
@@ -119,7 +120,7 @@ rgn_fill_hdr(struct rgn_hdr *h, uint64_t size, const struct rgn_params *p)
 	h->rh_phys = p->rp_phys;
 	memcpy(h->rh_bootid, p->rp_bootid, sizeof (h->rh_bootid));
 	h->rh_ncpu = p->rp_ncpu;
-	h->rh_flags = RGN_F_ANON;
+	h->rh_flags = p->rp_flags;
 	h->rh_kaslr = p->rp_kaslr;
 	h->rh_created = p->rp_created;
 	h->rh_policy = p->rp_policy;
@@ -144,14 +145,29 @@ rgn_init_cpus(void *base, const struct rgn_hdr *h)
 	}
 }
 
+uint64_t
+rgn_size_for(const struct rgn_params *p, uint64_t bufsize)
+{
+	struct rgn_meta m;
+	uint32_t pcap, ecap;
+	uint64_t stride;
+
+	pcap = p->rp_probe_cap != 0 ? p->rp_probe_cap : RGN_PROBE_CAP_DEFAULT;
+	ecap = p->rp_epid_cap != 0 ? p->rp_epid_cap : RGN_EPID_CAP_DEFAULT;
+	stride = rgn_roundup(rgn_roundup(bufsize, 8) + RGN_CPU_HDRSIZE,
+	    RGN_PAGE) + rgn_roundup(p->rp_aggsize, RGN_PAGE);
+	return RGN_PAGE + rgn_roundup(rgn_meta_layout(&m, pcap, ecap,
+	    p->rp_dofsz), RGN_PAGE) + (uint64_t)p->rp_ncpu * stride;
+}
+
 int
 rgn_init(void *base, uint64_t size, const struct rgn_params *p,
     struct kdt_err *err)
 {
 	struct rgn_hdr h;
 	struct rgn_meta m;
-	uint64_t need, stride;
-	uint32_t pcap, ecap;
+	uint64_t need, stride, astride;
+	uint32_t pcap, ecap, cpu;
 	int rv;
 
 	if ((rv = rgn_check_params(size, p, err)) != 0)
@@ -164,6 +180,17 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 	h.rh_meta_off = RGN_PAGE;
 	h.rh_meta_size = rgn_roundup(need, RGN_PAGE);
 	h.rh_cpu_off = h.rh_meta_off + h.rh_meta_size;
+	astride = rgn_roundup(p->rp_aggsize, RGN_PAGE);
+	if (astride != 0) {
+		if (astride > size / p->rp_ncpu)
+			return kdt_err_set(err, ENOSPC, "RGN_SIZE",
+			    KDT_ERR_NOOFF,
+			    "region: size 0x%llx cannot hold %u aggregation buffers of 0x%llx bytes",
+			    (unsigned long long)size, p->rp_ncpu,
+			    (unsigned long long)astride);
+		m.rm_agg_off = h.rh_cpu_off;
+		h.rh_cpu_off += (uint64_t)p->rp_ncpu * astride;
+	}
 	stride = h.rh_cpu_off < size ?
 	    ((size - h.rh_cpu_off) / p->rp_ncpu) & ~(RGN_PAGE - 1) : 0;
 	if (stride < RGN_PAGE)
@@ -184,6 +211,10 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 	m.rm_state = RGN_STATE_EMPTY;
 	memcpy((uint8_t *)base + h.rh_meta_off, &m, sizeof (m));
 	rgn_init_cpus(base, &h);
+	for (cpu = 0; astride != 0 && cpu < p->rp_ncpu; cpu++)
+		if ((rv = agg_buf_init((uint8_t *)base + m.rm_agg_off +
+		    cpu * astride, astride, cpu, err)) != 0)
+			return rv;
 
 	h.rh_magic = rgn_magic();
 	h.rh_crc = kenv_crc32(&h, sizeof (h));
@@ -378,4 +409,17 @@ rgn_commit(struct rgn_cpu *rc, struct rgn_rec *rec, uint32_t epid,
 	rec->rr_timestamp = timestamp;
 	kenv_wmb();
 	KENV_WRITE_ONCE(rc->rc_head, reserve);
+}
+
+void *
+rgn_agg(void *base, uint32_t cpu)
+{
+	const struct rgn_hdr *h = rgn_hdr(base);
+	const struct rgn_meta *m = rgn_meta(base);
+	const struct agg_buf *ab0;
+
+	if (m->rm_agg_off == 0 || cpu >= h->rh_ncpu)
+		return NULL;
+	ab0 = (const struct agg_buf *)((uint8_t *)base + m->rm_agg_off);
+	return (uint8_t *)base + m->rm_agg_off + cpu * ab0->ab_size;
 }

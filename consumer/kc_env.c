@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -210,6 +211,30 @@ uint64_t
 kenv_gid(void)
 {
 	return (uint64_t)getgid();
+}
+
+/* No kernel stack in the userspace engine: stack() records no frames. */
+uint32_t
+kenv_stack(uint64_t *pcs, uint32_t max)
+{
+	return 0;
+}
+
+/* Nor does ustack() walk this process's own stack: no frames. */
+uint32_t
+kenv_ustack(uint64_t *pcs, uint32_t max, uint64_t *pid)
+{
+	*pid = kenv_pid();
+	return 0;
+}
+
+/* Unreachable: ecb_create() refuses panic() in the userspace engine. */
+void
+kenv_panic(const char *msg)
+{
+	fprintf(stderr, "kdt: panic() reached the userspace engine: %s\n",
+	    msg);
+	abort();
 }
 
 /* chill() in the userspace engine: spin on the monotonic clock. */

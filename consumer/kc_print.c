@@ -18,6 +18,8 @@
 #include "common/rgn.h"
 #include "common/dof_load.h"
 #include "common/dof_libact.h"
+#include "common/agg.h"
+#include "consumer/kc_agg.h"
 #include "consumer/kc.h"
 #include "consumer/kc_engine.h"
 #include "consumer/kc_sym.h"
@@ -685,6 +687,46 @@ kc_load(const char *prog, const char *input, FILE *err, struct rgn_view *v,
 	return 0;
 }
 
+/*
+ * The aggregations an image holds (rgn.h: the anonymous enabling keeps
+ * them in the region), merged across CPUs and printed as dtrace prints
+ * them when tracing stops -- after the final newline, each not yet
+ * printed aggregation sorted.  A buffer that fails agg_buf_check() is
+ * reported and left out; aggregation drops are reported per CPU.
+ */
+static void
+kc_region_aggs(const struct rgn_view *v, const struct dof_enabling *den,
+    const char *prog, const char *input, FILE *out, FILE *err)
+{
+	const struct agg_buf *ab;
+	struct kc_aggs *ka;
+	struct kdt_err ke;
+	uint64_t len;
+	uint32_t cpu;
+
+	if (den->den_naggs == 0 || rgn_view_agg(v, 0, &len) == NULL)
+		return;
+	if ((ka = kc_aggs_new(den)) == NULL) {
+		fprintf(err, "%s: %s: out of memory for the aggregations\n",
+		    prog, input);
+		return;
+	}
+	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++) {
+		ab = rgn_view_agg(v, cpu, &len);
+		if (agg_buf_check(ab, len, den, &ke) != 0) {
+			fprintf(err, "%s: %s: aggregation buffer of CPU %u left out: %s\n",
+			    prog, input, cpu, ke.ke_msg);
+			continue;
+		}
+		kc_fmt_drops(err, prog, KC_DROP_AGGREGATION, ab->ab_drops, cpu);
+		if (kc_aggs_snap(ka, ab) != 0)
+			fprintf(err, "%s: %s: out of memory merging the aggregations of CPU %u\n",
+			    prog, input, cpu);
+	}
+	(void) kc_aggs_print_all(ka, out);
+	kc_aggs_free(ka);
+}
+
 int
 kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
     const char *input, FILE *out, FILE *err, const struct kc_opts *opts)
@@ -720,6 +762,7 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 			kc_cpu_counts(&v, o.do_prog, err, cpu);
 		}
 	fputc('\n', out);
+	kc_region_aggs(&v, den, o.do_prog, input, out, err);
 	kc_dec_free(d);
 	dof_free(den);
 	fflush(out);

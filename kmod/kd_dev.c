@@ -1,19 +1,30 @@
 /*
  * kd_dev.c -- /dev/kdt, the consumer's door into kdt.ko (ABI in kio.h).
  *
- * A misc device, mode 0600.  KIO_INFO reports the anonymous state, the
- * reason it failed and the region; KIO_CLAIM hands the anonymous state to
- * one consumer per boot ("kdt -a"); read() and llseek() expose the region
- * image byte for byte at its own offsets, so the consumer decodes it with
- * rgn_read.c exactly as kdt-extract decodes a dump.  The misc device also
- * gives request_firmware() the struct device it wants (kd_anon.c).
+ * A misc device, mode 0600, and open() also wants CAP_SYS_ADMIN: a
+ * consumer runs D in the kernel and reads kernel memory.  Each open file
+ * may hold one live consumer state (kd_cs.c), created by KIO_ENABLE and
+ * freed at close; KIO_INFO / KIO_CLAIM serve the anonymous state.  read()
+ * and llseek() expose the file's region image byte for byte at its own
+ * offsets -- the live state's buffers once enabled, else the reserved
+ * region -- so the consumer decodes it with rgn_read.c exactly as
+ * kdt-extract decodes a dump.  The misc device also gives
+ * request_firmware() the struct device it wants (kd_anon.c).
+ *
+ * Every ioctl of a live state runs under its cs_lock; the file's state
+ * pointer is set once, under kd_dev_lock.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/uaccess.h>
 #include <linux/compat.h>
+#include <linux/capability.h>
+#include <linux/security.h>
+#include <linux/vmalloc.h>
 
 #include "kd_impl.h"
+
+static DEFINE_MUTEX(kd_dev_lock);
 
 static void
 kd_fill_info(struct kio_info *ki)
@@ -27,20 +38,240 @@ kd_fill_info(struct kio_info *ki)
 		ki->ki_region_phys = ks->ks_phys;
 		ki->ki_region_size = ks->ks_size;
 	}
-	ki->ki_nprobes = ks->ks_nenabled;
+	ki->ki_nprobes = ks->ks_acs != NULL ? ks->ks_acs->cs_nlive : 0;
 	strscpy(ki->ki_reason, ks->ks_reason, sizeof (ki->ki_reason));
+}
+
+static int
+kd_open(struct inode *ino, struct file *f)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	f->private_data = NULL;
+	return 0;
+}
+
+static int
+kd_release(struct inode *ino, struct file *f)
+{
+	struct kd_cstate *cs = f->private_data;
+
+	kd_cs_free(cs);
+	f->private_data = NULL;
+	mutex_lock(&kd_dev_lock);
+	if (cs != NULL && kd_state.ks_rowner == cs)
+		kd_state.ks_rowner = NULL;	/* the data stays there */
+	mutex_unlock(&kd_dev_lock);
+	return 0;
+}
+
+/*
+ * -x region: may this state have the reserved region?  Called with
+ * kd_dev_lock held.  0, or -errno with the reason in ken_msg.
+ */
+static int
+kd_take_region(struct kd_cstate *cs, struct kio_enable *ken,
+    const struct dof_enabling *den)
+{
+	struct kd_state *ks = &kd_state;
+
+	if (ks->ks_region == NULL) {
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "-x region: kdt.ko has no reserved region; boot with memmap=SIZE$PHYS and load kdt.ko with region=SIZE@PHYS (kdt.region= on the kernel command line)");
+		return -ENODEV;
+	}
+	if (ks->ks_rowner != NULL) {
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "-x region: the reserved region at phys 0x%llx is in use by %s",
+		    ks->ks_phys, ks->ks_rowner->cs_anon ?
+		    "the anonymous enabling" : "another consumer");
+		return -EBUSY;
+	}
+	if (den->den_opts[DTRACEOPT_BUFPOLICY] == DTRACEOPT_BUFPOLICY_SWITCH) {
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "-x region: bufpolicy=switch needs buffers outside the region; use ring (the default there) or fill");
+		return -EINVAL;
+	}
+	cs->cs_inregion = 1;
+	ks->ks_rowner = cs;
+	return 0;
+}
+
+/* Take over the consumer's table of resolved user-space probes. */
+static int
+kd_uprobes_in(struct kd_cstate *cs, struct kio_enable *ken)
+{
+	struct kio_uprobe *ents;
+	uint32_t i;
+	int rv;
+
+	if (ken->ken_nuprobes > KIO_UPROBES_MAX) {
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "%u user-space probes exceed the limit of %u",
+		    ken->ken_nuprobes, KIO_UPROBES_MAX);
+		return -E2BIG;
+	}
+	ents = vmemdup_user(u64_to_user_ptr(ken->ken_uprobes),
+	    (size_t)ken->ken_nuprobes * sizeof (*ents));
+	if (IS_ERR(ents))
+		return PTR_ERR(ents);
+	for (i = 0; i < ken->ken_nuprobes; i++) {
+		/* untrusted strings: terminate them */
+		ents[i].ku_path[sizeof (ents[i].ku_path) - 1] = '\0';
+		ents[i].ku_prov[sizeof (ents[i].ku_prov) - 1] = '\0';
+		ents[i].ku_mod[sizeof (ents[i].ku_mod) - 1] = '\0';
+		ents[i].ku_func[sizeof (ents[i].ku_func) - 1] = '\0';
+		ents[i].ku_name[sizeof (ents[i].ku_name) - 1] = '\0';
+		if (ents[i].ku_nargs > KIO_UP_NARGS)
+			ents[i].ku_nargs = KIO_UP_NARGS;
+	}
+	if ((rv = kd_pid_set_table(cs, ents, ken->ken_nuprobes)) != 0)
+		kvfree(ents);
+	return rv;
+}
+
+/* KIO_ENABLE: load the DOF and make this file's consumer state. */
+static int
+kd_enable(struct file *f, struct kio_enable *ken)
+{
+	struct dof_enabling *den = NULL;
+	struct kd_cstate *cs;
+	struct kdt_err err;
+	void *dof;
+	int rv;
+
+	ken->ken_badecb = ~0U;
+	ken->ken_msg[0] = '\0';
+	if (security_locked_down(LOCKDOWN_KPROBES) != 0) {
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "the kernel is locked down (lockdown=integrity or stronger): kprobes and tracing by kdt.ko are refused");
+		return -EPERM;
+	}
+	if (ken->ken_dofsz == 0 || ken->ken_dofsz > DOF_MAX_SIZE) {
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "DOF of %llu bytes: the size must be between 1 and %u bytes",
+		    ken->ken_dofsz, DOF_MAX_SIZE);
+		return -E2BIG;
+	}
+	dof = vmemdup_user(u64_to_user_ptr(ken->ken_dof), ken->ken_dofsz);
+	if (IS_ERR(dof))
+		return PTR_ERR(dof);
+	rv = dof_load(dof, ken->ken_dofsz, &den, &err);
+	kvfree(dof);
+	if (rv != 0) {
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "DOF: %s (%s, offset %lld)", err.ke_msg, err.ke_tag,
+		    err.ke_off == KDT_ERR_NOOFF ? -1LL :
+		    (long long)err.ke_off);
+		return rv;
+	}
+	if (kd_ksym_init() != 0)
+		pr_warn("kdt: kernel symbols unavailable: fbt matches nothing\n");
+	if ((cs = kd_cs_new()) == NULL) {
+		dof_free(den);
+		return -ENOMEM;
+	}
+	mutex_lock(&kd_dev_lock);
+	if (f->private_data != NULL) {
+		mutex_unlock(&kd_dev_lock);
+		kd_cs_free(cs);
+		dof_free(den);
+		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
+		    "this /dev/kdt file already has an enabling; open it again for another");
+		return -EBUSY;
+	}
+	cs->cs_den = den;	/* freed with cs from here on */
+	if (ken->ken_nuprobes != 0 && (rv = kd_uprobes_in(cs, ken)) != 0) {
+		mutex_unlock(&kd_dev_lock);
+		kd_cs_free(cs);
+		return rv;
+	}
+	if ((ken->ken_flags & KIO_EN_REGION) &&
+	    (rv = kd_take_region(cs, ken, den)) != 0) {
+		mutex_unlock(&kd_dev_lock);
+		kd_cs_free(cs);
+		return rv;
+	}
+	mutex_lock(&cs->cs_lock);
+	rv = kd_cs_enable(cs, den, ken->ken_flags &
+	    (KIO_EN_DESTRUCTIVE | KIO_EN_ZDEFS),
+	    cs->cs_inregion ? kd_state.ks_region : NULL,
+	    cs->cs_inregion ? kd_state.ks_size : 0,
+	    cs->cs_inregion ? kd_state.ks_phys : 0);
+	if (rv == 0) {
+		ken->ken_ncpu = cs->cs_ncpu;
+		ken->ken_rgnsize = cs->cs_rgnsize;
+		ken->ken_aggsize = cs->cs_aggsize;
+		ken->ken_nprobes = cs->cs_nlive;
+		ken->ken_nmatched = cs->cs_npairs;
+		ken->ken_policy = cs->cs_policy;
+		f->private_data = cs;
+	} else if (rv == -ENOENT) {
+		ken->ken_badecb = cs->cs_badecb;
+	}
+	strscpy(ken->ken_msg, cs->cs_msg, sizeof (ken->ken_msg));
+	mutex_unlock(&cs->cs_lock);
+	if (rv != 0 && kd_state.ks_rowner == cs)
+		kd_state.ks_rowner = NULL;
+	mutex_unlock(&kd_dev_lock);
+	if (rv != 0)
+		kd_cs_free(cs);		/* frees den too */
+	else
+		kd_cs_register(cs);
+	return rv;
+}
+
+static long
+kd_ioctl_cs(struct file *f, unsigned int cmd, void __user *uarg)
+{
+	struct kd_cstate *cs = f->private_data;
+	struct kio_status st;
+	struct kio_snap ks;
+	int rv;
+
+	if (cs == NULL)
+		return -ENXIO;
+	mutex_lock(&cs->cs_lock);
+	switch (cmd) {
+	case KIO_GO:
+		rv = kd_cs_go(cs);
+		break;
+	case KIO_STOP:
+		kd_cs_stop(cs);
+		rv = 0;
+		break;
+	case KIO_SNAP:
+		rv = -EFAULT;
+		if (copy_from_user(&ks, uarg, sizeof (ks)) != 0)
+			break;
+		rv = kd_cs_snap(cs, &ks);
+		if (copy_to_user(uarg, &ks, sizeof (ks)) != 0)
+			rv = -EFAULT;
+		break;
+	case KIO_STATUS:
+		kd_cs_status(cs, &st);
+		rv = copy_to_user(uarg, &st, sizeof (st)) != 0 ? -EFAULT : 0;
+		break;
+	default:
+		rv = -ENOTTY;
+	}
+	mutex_unlock(&cs->cs_lock);
+	return rv;
 }
 
 static long
 kd_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
+	void __user *uarg = (void __user *)arg;
+	struct kio_enable *ken;
+	struct kio_list kl;
 	struct kio_info ki;
-	int old;
+	int old, rv;
 
 	switch (cmd) {
 	case KIO_INFO:
 		kd_fill_info(&ki);
-		if (copy_to_user((void __user *)arg, &ki, sizeof (ki)) != 0)
+		if (copy_to_user(uarg, &ki, sizeof (ki)) != 0)
 			return -EFAULT;
 		return 0;
 	case KIO_CLAIM:
@@ -49,21 +280,61 @@ kd_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		if (old == KIO_ANON_ACTIVE)
 			return 0;
 		return old == KIO_ANON_CLAIMED ? -EBUSY : -ENOENT;
+	case KIO_ENABLE:
+		ken = kmalloc(sizeof (*ken), GFP_KERNEL);
+		if (ken == NULL)
+			return -ENOMEM;
+		if (copy_from_user(ken, uarg, sizeof (*ken)) != 0) {
+			kfree(ken);
+			return -EFAULT;
+		}
+		rv = kd_enable(f, ken);
+		if (copy_to_user(uarg, ken, sizeof (*ken)) != 0)
+			rv = -EFAULT;
+		kfree(ken);
+		return rv;
+	case KIO_LIST:
+		if (copy_from_user(&kl, uarg, sizeof (kl)) != 0)
+			return -EFAULT;
+		rv = kd_cs_list(&kl, u64_to_user_ptr(kl.kl_buf));
+		if (copy_to_user(uarg, &kl, sizeof (kl)) != 0)
+			return -EFAULT;
+		return rv;
+	case KIO_GO:
+	case KIO_STOP:
+	case KIO_SNAP:
+	case KIO_STATUS:
+		return kd_ioctl_cs(f, cmd, uarg);
 	default:
 		return -ENOTTY;
 	}
 }
 
+/* The image this file reads: its live state's region, or the reserved. */
+static void *
+kd_image(struct file *f, uint64_t *size)
+{
+	struct kd_cstate *cs = READ_ONCE(f->private_data);
+
+	if (cs != NULL) {
+		*size = cs->cs_rgnsize;
+		return cs->cs_region;
+	}
+	*size = kd_state.ks_region != NULL ? kd_state.ks_size : 0;
+	return kd_state.ks_region;
+}
+
 static ssize_t
 kd_read(struct file *f, char __user *buf, size_t len, loff_t *ppos)
 {
-	struct kd_state *ks = &kd_state;
 	loff_t pos = *ppos;
+	uint64_t size;
+	void *img = kd_image(f, &size);
 
-	if (ks->ks_region == NULL || pos < 0 || (uint64_t)pos >= ks->ks_size)
+	if (img == NULL || pos < 0 || (uint64_t)pos >= size)
 		return 0;
-	len = min_t(uint64_t, len, ks->ks_size - pos);
-	if (copy_to_user(buf, (uint8_t *)ks->ks_region + pos, len) != 0)
+	len = min_t(uint64_t, len, size - pos);
+	if (copy_to_user(buf, (uint8_t *)img + pos, len) != 0)
 		return -EFAULT;
 	*ppos = pos + len;
 	return len;
@@ -72,11 +343,16 @@ kd_read(struct file *f, char __user *buf, size_t len, loff_t *ppos)
 static loff_t
 kd_llseek(struct file *f, loff_t off, int whence)
 {
-	return fixed_size_llseek(f, off, whence, kd_state.ks_size);
+	uint64_t size;
+
+	(void) kd_image(f, &size);
+	return fixed_size_llseek(f, off, whence, size);
 }
 
 static const struct file_operations kd_fops = {
 	.owner		= THIS_MODULE,
+	.open		= kd_open,
+	.release	= kd_release,
 	.unlocked_ioctl	= kd_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.read		= kd_read,

@@ -20,7 +20,13 @@
 #include <linux/sched/cputime.h>
 #include <linux/string.h>
 
-#include "kdt_env.h"
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/stacktrace.h>
+#include <asm/irq_regs.h>
+
+#include "kd_impl.h"
 
 void *
 kenv_zalloc(uint64_t size)
@@ -273,4 +279,59 @@ kenv_ipl(void)
 	if (in_nmi())
 		return 2;
 	return in_hardirq() ? 1 : 0;
+}
+
+#define KD_STACK_MAX	128	/* frames one stack() may record */
+#define KD_STACK_SKIP	24	/* kdt's own frames, at most */
+
+/* One stack walk at a time per CPU (probe context, interrupts off). */
+static DEFINE_PER_CPU(unsigned long [KD_STACK_MAX + KD_STACK_SKIP],
+    kd_stackbuf);
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint32_t
+kenv_stack(uint64_t *pcs, uint32_t max)
+{
+	unsigned long *buf = this_cpu_ptr(kd_stackbuf);
+	struct pt_regs *regs = this_cpu_read(kd_probe_regs);
+	uint32_t n, i = 0, j;
+
+	max = min_t(uint32_t, max, KD_STACK_MAX);
+	if (regs == NULL && in_hardirq())
+		regs = get_irq_regs();	/* profile: the interrupted code */
+	if (regs != NULL && user_mode(regs))
+		return 0;		/* no kernel stack to show */
+	if (regs != NULL && kd_stack_save_regs != NULL) {
+		n = kd_stack_save_regs(regs, buf, max, 0);
+	} else {
+		n = stack_trace_save(buf, max + KD_STACK_SKIP, 0);
+		while (i < n && within_module(buf[i], THIS_MODULE))
+			i++;	/* kdt's own frames */
+	}
+	for (j = 0; i < n && j < max; i++, j++)
+		pcs[j] = buf[i];
+	return j;
+}
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint32_t
+kenv_ustack(uint64_t *pcs, uint32_t max, uint64_t *pid)
+{
+	unsigned long *buf = this_cpu_ptr(kd_stackbuf);
+	uint32_t n, i;
+
+	*pid = task_tgid_nr(current);
+	if (kd_stack_save_user == NULL || (current->flags & PF_KTHREAD) ||
+	    current->mm == NULL)
+		return 0;
+	n = kd_stack_save_user(buf, min_t(uint32_t, max, KD_STACK_MAX));
+	for (i = 0; i < n; i++)
+		pcs[i] = buf[i];
+	return n;
+}
+
+void
+kenv_panic(const char *msg)
+{
+	panic("%s", msg);
 }

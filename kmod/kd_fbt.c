@@ -1,389 +1,497 @@
 /*
- * kd_fbt.c -- matching an enabling's probe descriptions to probes.
+ * kd_fbt.c -- the fbt provider: entry and return of core-kernel functions.
  *
- * Called by kd_anon.c at setup, in three steps:
+ * Probes are fbt:kernel:<func>:entry and fbt:kernel:<func>:return for the
+ * text symbols of vmlinux (kallsyms, through kd_ksym.c); the module part
+ * may also be spelled "vmlinux".  The probe key is the function address,
+ * so two static functions with one name are two probes.  For one
+ * function, entry is created before return.
  *
- *  1. kd_match_all() walks the ECBs in order and matches each description
- *     against the probes this kdt.ko provides: dtrace:::BEGIN, and
- *     fbt:kernel:<func>:entry for core-kernel functions (a kprobe at the
- *     function's first instruction).  A probe gets its id when it is first
- *     matched (BEGIN = 1; fbt from KD_PROBEID_FBT up, in match order); each
- *     (ECB, probe) pair gets the next EPID from 1.  An empty description
- *     part matches anything; otherwise it is a glob (dof_glob_match).
- *  2. kd_register_all() registers the kprobes.  A function kprobes refuse
- *     (blacklisted, not text) is dropped and counted; its id and EPIDs are
- *     simply never used.
- *  3. kd_anon.c records the live probes and EPIDs in the region and fires
- *     BEGIN (kd_begin_probe()).
+ * entry is a kprobe at the function's first instruction: arg0.. are the
+ * function's arguments from the registers (kd_fire_regs).  return is a
+ * kretprobe: arg1 is the return value, as in DTrace; arg0 is the address
+ * the function returns to in its caller -- DTrace gives the offset of the
+ * return instruction, which a return hook cannot know.  A return probe
+ * keeps one instance per activation in flight; when they run out the
+ * kernel skips the firing and counts it (pv_missed: reported as drops).
  *
- * Modules that load later are not matched yet (fbt module field other than
- * "", "kernel" or "vmlinux" matches nothing).  Setup context only.
+ * Modules: fbt:<module>:<func>:entry for the text symbols of every loaded
+ * module (module_kallsyms_on_each_symbol, found through kd_ksym.c), and --
+ * the enabling is retained -- of every module that loads later: kd_cs.c's
+ * module notifier calls pv_match_mod while the module is coming, before
+ * its init function runs, so a driver's init and probe functions are
+ * traced from their first call.  Probes in a module's init text stop
+ * firing when the kernel frees it; when the module goes away its probes
+ * are unregistered and forgotten (records already written keep their
+ * EPIDs).  The empty module part matches the kernel and every module.
+ *
+ * A function kprobes refuse (the kprobe blocklist, notrace sections,
+ * not text) is matched but not armed: it is counted in cs_nfailed and
+ * the first few are logged.
  */
 #include <linux/kprobes.h>
 #include <linux/string.h>
 #include <linux/slab.h>
+#include <linux/ptrace.h>
+#include <linux/module.h>
+#include <linux/sort.h>
 
 #include "kd_impl.h"
 
-/* (probe, ECB) pairs in EPID order, built by kd_match_all. */
-struct kd_pair {
-	uint32_t	pr_probe;	/* index into ks_probes */
-	uint32_t	pr_ecb;
+#define KD_FBT_LOGFAIL		8	/* registration failures logged */
+#define KD_FBT_MAXACTIVE	64	/* return instances per probe... */
+#define KD_FBT_MANY		1000	/* ...when a state has fewer returns */
+
+typedef int (*kd_modeach_fn)(int (*)(void *, const char *, struct module *,
+    unsigned long), void *);
+
+/* Functions found by a glob, in kallsyms order. */
+struct kd_fsym {
+	unsigned long	fs_addr;
+	char		fs_mod[MODULE_NAME_LEN];
+	char		fs_name[DOF_FUNCNAMELEN];
 };
 
-static struct kd_pair *kd_pairs;
-static uint32_t kd_npairs;
-static uint32_t kd_begin_idx = UINT_MAX;
-static uint32_t kd_next_fbt_id = KD_PROBEID_FBT;
-
-/* One core-kernel function found by a glob. */
-struct kd_sym {
-	char		sy_name[DOF_FUNCNAMELEN];
-	unsigned long	sy_addr;
+struct kd_fcollect {
+	const char	*fc_pat;
+	const char	*fc_modpat;	/* module part of the description */
+	struct module	*fc_only;	/* only this module (coming) */
+	struct kd_fsym	*fc_syms;
+	uint32_t	fc_n;
+	uint32_t	fc_cap;
+	int		fc_err;
+	unsigned long	fc_stext;
+	unsigned long	fc_etext;
 };
 
-struct kd_collect {
-	const char	*co_pat;
-	struct kd_sym	*co_syms;
-	uint32_t	co_n;
-	uint32_t	co_cap;
-	uint32_t	co_over;	/* matches beyond co_cap */
-	unsigned long	co_stext;
-	unsigned long	co_etext;
-};
-
+/* Add one function to the collection; 1 stops the walk (no memory). */
 static int
-kd_part_match(const char *pat, const char *str)
+kd_fcollect_add(struct kd_fcollect *fc, const char *mod, const char *name,
+    unsigned long addr)
 {
-	return pat[0] == '\0' || dof_glob_match(pat, str);
-}
+	struct kd_fsym *n;
 
-static int
-kd_has_glob(const char *s)
-{
-	return s[0] == '\0' || strpbrk(s, "*?[") != NULL;
-}
-
-static struct kd_probe *
-kd_new_probe(const char *prov, const char *mod, const char *func,
-    const char *name, unsigned long addr)
-{
-	struct kd_state *ks = &kd_state;
-	struct kd_probe *kp;
-
-	if (ks->ks_nprobes >= KD_PROBE_MAX)
-		return NULL;
-	kp = &ks->ks_probes[ks->ks_nprobes++];
-	kp->kp_prov = prov;
-	kp->kp_mod = mod;
-	kp->kp_name = name;
-	strscpy(kp->kp_func, func, sizeof (kp->kp_func));
-	kp->kp_addr = addr;
-	if (strcmp(prov, "dtrace") == 0)
-		kp->kp_id = DTRACE_PROBEID_BEGIN;
-	else
-		kp->kp_id = kd_next_fbt_id++;
-	return kp;
-}
-
-static int
-kd_add_pair(struct kd_probe *kp, uint32_t ecb)
-{
-	if (kd_npairs >= KD_EPID_MAX) {
-		pr_err("kdt: ECB %u on probe %s:%s:%s:%s needs EPID %u, above the limit of %u\n",
-		    ecb, kp->kp_prov, kp->kp_mod, kp->kp_func, kp->kp_name,
-		    kd_npairs + 1, KD_EPID_MAX);
-		return -ENOSPC;
-	}
-	kd_pairs[kd_npairs].pr_probe = kp - kd_state.ks_probes;
-	kd_pairs[kd_npairs].pr_ecb = ecb;
-	kd_npairs++;
-	kp->kp_necbs++;
-	return 0;
-}
-
-static int
-kd_match_begin(const struct dof_pdesc *pd, uint32_t ecb)
-{
-	struct kd_probe *kp;
-
-	if (!kd_part_match(pd->lp_prov, "dtrace") ||
-	    !kd_part_match(pd->lp_mod, "") ||
-	    !kd_part_match(pd->lp_func, "") ||
-	    !kd_part_match(pd->lp_name, "BEGIN"))
-		return 0;
-	if (kd_begin_idx == UINT_MAX) {
-		kp = kd_new_probe("dtrace", "", "", "BEGIN", 0);
-		if (kp == NULL)
-			return -ENOSPC;
-		kd_begin_idx = kp - kd_state.ks_probes;
-	}
-	return kd_add_pair(&kd_state.ks_probes[kd_begin_idx], ecb) ?: 1;
-}
-
-static struct kd_probe *
-kd_find_fbt(const char *func, unsigned long addr)
-{
-	struct kd_state *ks = &kd_state;
-	uint32_t i;
-
-	for (i = 0; i < ks->ks_nprobes; i++) {
-		if (strcmp(ks->ks_probes[i].kp_prov, "fbt") != 0)
-			continue;
-		if (addr != 0 ? ks->ks_probes[i].kp_addr == addr :
-		    strcmp(ks->ks_probes[i].kp_func, func) == 0)
-			return &ks->ks_probes[i];
-	}
-	return NULL;
-}
-
-/* Attach ECB "ecb" to fbt:kernel:func:entry, creating the probe if new. */
-static int
-kd_attach_fbt(const char *func, unsigned long addr, uint32_t ecb)
-{
-	struct kd_probe *kp = kd_find_fbt(func, addr);
-
-	if (kp == NULL) {
-		kp = kd_new_probe("fbt", "kernel", func, "entry", addr);
-		if (kp == NULL) {
-			pr_err("kdt: fbt:kernel:%s:entry exceeds the limit of %u probes\n",
-			    func, KD_PROBE_MAX);
-			return -ENOSPC;
+	if (fc->fc_n == fc->fc_cap) {
+		fc->fc_cap = fc->fc_cap == 0 ? 256 : fc->fc_cap * 2;
+		n = kvmalloc_array(fc->fc_cap, sizeof (*n), GFP_KERNEL);
+		if (n == NULL) {
+			fc->fc_err = -ENOMEM;
+			return 1;
 		}
+		if (fc->fc_syms != NULL)
+			memcpy(n, fc->fc_syms, fc->fc_n * sizeof (*n));
+		kvfree(fc->fc_syms);
+		fc->fc_syms = n;
 	}
-	return kd_add_pair(kp, ecb);
-}
-
-static int
-kd_collect_cb(void *arg, const char *name, unsigned long addr)
-{
-	struct kd_collect *co = arg;
-	uint32_t i;
-
-	if (addr < co->co_stext || addr >= co->co_etext ||
-	    strlen(name) >= DOF_FUNCNAMELEN ||
-	    !dof_glob_match(co->co_pat, name))
-		return 0;
-	for (i = 0; i < co->co_n; i++)
-		if (co->co_syms[i].sy_addr == addr)
-			return 0;
-	if (co->co_n == co->co_cap) {
-		co->co_over++;
-		return 0;
-	}
-	strscpy(co->co_syms[co->co_n].sy_name, name, DOF_FUNCNAMELEN);
-	co->co_syms[co->co_n++].sy_addr = addr;
+	fc->fc_syms[fc->fc_n].fs_addr = addr;
+	strscpy(fc->fc_syms[fc->fc_n].fs_mod, mod, MODULE_NAME_LEN);
+	strscpy(fc->fc_syms[fc->fc_n].fs_name, name, DOF_FUNCNAMELEN);
+	fc->fc_n++;
 	return 0;
 }
 
-/* Match a globbed function name against the core kernel's text symbols. */
+/* kd_ksym_each callback: a core-kernel symbol. */
 static int
-kd_match_fbt_glob(const char *pat, uint32_t ecb)
+kd_fcollect_cb(void *arg, const char *name, unsigned long addr)
 {
-	struct kd_collect co = { .co_pat = pat[0] != '\0' ? pat : "*",
-	    .co_cap = KD_PROBE_MAX - kd_state.ks_nprobes };
+	struct kd_fcollect *fc = arg;
+
+	if (addr < fc->fc_stext || addr >= fc->fc_etext ||
+	    strlen(name) >= DOF_FUNCNAMELEN || !dof_glob_match(fc->fc_pat, name))
+		return 0;
+	return kd_fcollect_add(fc, "kernel", name, addr);
+}
+
+/* Is "addr" in the core or init text of "mod"? */
+static int
+kd_mod_text(const struct module *mod, unsigned long addr)
+{
+	const struct module_layout *l[2] = { &mod->core_layout,
+	    &mod->init_layout };
+	unsigned long b;
 	uint32_t i;
-	int rv;
 
-	co.co_stext = kd_ksym_lookup("_stext");
-	co.co_etext = kd_ksym_lookup("_etext");
-	co.co_syms = kvcalloc(max(co.co_cap, 1U), sizeof (*co.co_syms),
-	    GFP_KERNEL);
-	if (co.co_syms == NULL)
-		return -ENOMEM;
-	rv = kd_ksym_each(kd_collect_cb, &co);
-	if (rv != 0) {
-		pr_err("kdt: fbt function glob \"%s\" of ECB %u matches nothing: cannot iterate kernel symbols: error %d\n",
-		    pat, ecb, rv);
-		kvfree(co.co_syms);
-		return 0;
+	for (i = 0; i < 2; i++) {
+		b = (unsigned long)l[i]->base;
+		if (b != 0 && addr >= b && addr < b + l[i]->text_size)
+			return 1;
 	}
-	if (co.co_over != 0)
-		pr_warn("kdt: fbt function glob \"%s\" of ECB %u matches %u functions, above the limit of %u; the first %u are used\n",
-		    pat, ecb, co.co_n + co.co_over, co.co_cap, co.co_n);
-	for (i = 0; rv == 0 && i < co.co_n; i++)
-		rv = kd_attach_fbt(co.co_syms[i].sy_name, co.co_syms[i].sy_addr,
-		    ecb);
-	kvfree(co.co_syms);
-	return rv < 0 ? rv : (int)co.co_n;
-}
-
-static int
-kd_match_fbt(const struct dof_pdesc *pd, uint32_t ecb)
-{
-	unsigned long addr;
-	int rv;
-
-	if (!kd_part_match(pd->lp_prov, "fbt") ||
-	    !kd_part_match(pd->lp_name, "entry"))
-		return 0;
-	if (pd->lp_mod[0] != '\0' && !dof_glob_match(pd->lp_mod, "kernel") &&
-	    !dof_glob_match(pd->lp_mod, "vmlinux"))
-		return 0;
-	if (kd_has_glob(pd->lp_func))
-		return kd_match_fbt_glob(pd->lp_func, ecb);
-	addr = kd_ksym_lookup(pd->lp_func);
-	if (addr == 0 && kd_find_fbt(pd->lp_func, 0) == NULL &&
-	    kd_ksym_lookup("kallsyms_lookup_name") != 0)
-		return 0;	/* we can look up names, and there is none */
-	rv = kd_attach_fbt(pd->lp_func, addr, ecb);
-	return rv < 0 ? rv : 1;
-}
-
-static int
-kd_match_alloc(void)
-{
-	kd_state.ks_probes = kvcalloc(KD_PROBE_MAX, sizeof (struct kd_probe),
-	    GFP_KERNEL);
-	kd_pairs = kvcalloc(KD_EPID_MAX, sizeof (*kd_pairs), GFP_KERNEL);
-	if (kd_state.ks_probes == NULL || kd_pairs == NULL)
-		return -ENOMEM;
 	return 0;
 }
 
-/* Give every probe its ECB list, in EPID order (EPID = pair index + 1). */
+/* module_kallsyms_on_each_symbol callback: a module's symbol. */
 static int
-kd_build_ecbrefs(void)
+kd_fcollect_mod_cb(void *arg, const char *name, struct module *mod,
+    unsigned long addr)
 {
-	struct kd_state *ks = &kd_state;
-	struct kd_probe *kp;
-	uint32_t i;
+	struct kd_fcollect *fc = arg;
 
-	for (i = 0; i < ks->ks_nprobes; i++) {
-		kp = &ks->ks_probes[i];
-		kp->kp_ecbs = kvcalloc(kp->kp_necbs, sizeof (*kp->kp_ecbs),
-		    GFP_KERNEL);
-		if (kp->kp_ecbs == NULL)
-			return -ENOMEM;
-		kp->kp_necbs = 0;
-	}
-	for (i = 0; i < kd_npairs; i++) {
-		kp = &ks->ks_probes[kd_pairs[i].pr_probe];
-		kp->kp_ecbs[kp->kp_necbs].er_ecb = kd_pairs[i].pr_ecb;
-		kp->kp_ecbs[kp->kp_necbs].er_epid = i + 1;
-		kp->kp_necbs++;
-	}
-	ks->ks_nepids = kd_npairs;
-	return 0;
+	if ((fc->fc_only != NULL && mod != fc->fc_only) ||
+	    !kd_part_match(fc->fc_modpat, mod->name) ||
+	    strlen(name) >= DOF_FUNCNAMELEN || !kd_mod_text(mod, addr) ||
+	    !dof_glob_match(fc->fc_pat, name))
+		return 0;
+	return kd_fcollect_add(fc, mod->name, name, addr);
 }
 
 /*
- * Match every ECB of "den".  Returns the number of EPIDs created, or
- * -errno (with the reason logged).
+ * The symbols of module "mod", which is coming: it cannot go away while
+ * its own notifier runs, and its symbol table changes only when it goes
+ * live, so the table may be read without RCU here.
  */
-int
-kd_match_all(struct dof_enabling *den)
+static void
+kd_fcollect_coming(struct kd_fcollect *fc, struct module *mod)
 {
-	const struct dof_pdesc *pd;
+	const struct mod_kallsyms *ks = rcu_dereference_raw(mod->kallsyms);
+	const Elf_Sym *sym;
 	uint32_t i;
-	int rv, nfbt;
 
-	if ((rv = kd_match_alloc()) != 0)
-		return rv;
-	for (i = 0; i < den->den_necbs; i++) {
-		pd = &den->den_ecbs[i].le_pdesc;
-		rv = kd_match_begin(pd, i);
-		nfbt = rv < 0 ? 0 : kd_match_fbt(pd, i);
-		if (rv < 0 || nfbt < 0)
-			return rv < 0 ? rv : nfbt;
-		if (rv + nfbt == 0)
-			pr_warn("kdt: ECB %u: probe description %s:%s:%s:%s matches no probe this kdt.ko provides\n",
-			    i, pd->lp_prov, pd->lp_mod, pd->lp_func,
-			    pd->lp_name);
+	for (i = 0; ks != NULL && i < ks->num_symtab; i++) {
+		sym = &ks->symtab[i];
+		if (sym->st_shndx == SHN_UNDEF || sym->st_name == 0)
+			continue;
+		if (kd_fcollect_mod_cb(fc, ks->strtab + sym->st_name, mod,
+		    (unsigned long)sym->st_value) != 0)
+			break;
 	}
-	if ((rv = kd_build_ecbrefs()) != 0)
-		return rv;
-	return (int)kd_npairs;
 }
 
-struct kd_probe *
-kd_begin_probe(void)
+/* May the module part "pat" name a module (not only the kernel)? */
+static int
+kd_fbt_modules(const char *pat)
 {
-	if (kd_begin_idx == UINT_MAX)
-		return NULL;
-	return &kd_state.ks_probes[kd_begin_idx];
+	return strcmp(pat, "kernel") != 0 && strcmp(pat, "vmlinux") != 0;
 }
 
 static int
-kd_register_one(struct kd_probe *kp)
+kd_fbt_attach(struct kd_cstate *cs, const char *mod, const char *func,
+    unsigned long addr, int entry, int ret, uint32_t ecb)
 {
-	int rv;
+	struct kd_probe *kp;
 
-	memset(&kp->kp_kprobe, 0, sizeof (kp->kp_kprobe));
-	if (kp->kp_addr != 0)
-		kp->kp_kprobe.addr = (kprobe_opcode_t *)(uintptr_t)kp->kp_addr;
-	else
-		kp->kp_kprobe.symbol_name = kp->kp_func;
-	kp->kp_kprobe.pre_handler = kd_kprobe_pre;
-	rv = register_kprobe(&kp->kp_kprobe);
-	if (rv == 0)
-		kp->kp_registered = 1;
-	return rv;
+	if (entry) {
+		kp = kd_probe_attach(cs, &kd_prov_fbt, addr, mod, func,
+		    "entry", 0, ecb);
+		if (IS_ERR(kp))
+			return PTR_ERR(kp);
+	}
+	if (ret) {
+		kp = kd_probe_attach(cs, &kd_prov_fbt, addr, mod, func,
+		    "return", 0, ecb);
+		if (IS_ERR(kp))
+			return PTR_ERR(kp);
+	}
+	return entry + ret;
 }
 
-/* Register every fbt probe; returns how many are live. */
-int
-kd_register_all(void)
+static int
+kd_fsym_cmp(const void *a, const void *b)
 {
-	struct kd_state *ks = &kd_state;
-	uint32_t i, nfail = 0;
+	const struct kd_fsym *x = a, *y = b;
+
+	if (x->fs_addr != y->fs_addr)
+		return x->fs_addr < y->fs_addr ? -1 : 1;
+	return strcmp(x->fs_name, y->fs_name);
+}
+
+static int
+kd_fsym_name_cmp(const void *a, const void *b)
+{
+	const struct kd_fsym *x = a, *y = b;
+	int c = strcmp(x->fs_mod, y->fs_mod);
+
+	if (c == 0)
+		c = strcmp(x->fs_name, y->fs_name);
+	if (c == 0 && x->fs_addr != y->fs_addr)
+		c = x->fs_addr < y->fs_addr ? -1 : 1;
+	return c;
+}
+
+/* A module's init_module/cleanup_module alias names its real function. */
+static int
+kd_fsym_alias(const struct kd_fsym *f)
+{
+	return strcmp(f->fs_name, "init_module") == 0 ||
+	    strcmp(f->fs_name, "cleanup_module") == 0;
+}
+
+/*
+ * Attach every collected function, in (module, name) order, one probe
+ * per address: of several names for one function (aliases) the first that
+ * is not a module's init_module/cleanup_module alias.  The count of
+ * probes, or -errno.
+ */
+static int
+kd_fbt_attach_all(struct kd_cstate *cs, struct kd_fcollect *fc, int entry,
+    int ret, uint32_t ecb)
+{
+	int rv = 0, n = 0;
+	uint32_t i, j, k;
+
+	sort(fc->fc_syms, fc->fc_n, sizeof (*fc->fc_syms), kd_fsym_cmp, NULL);
+	for (i = 0, k = 0; i < fc->fc_n; i = j) {
+		for (j = i + 1; j < fc->fc_n &&
+		    fc->fc_syms[j].fs_addr == fc->fc_syms[i].fs_addr; j++)
+			;
+		for (k = i; k < j - 1 && kd_fsym_alias(&fc->fc_syms[k]); k++)
+			;
+		fc->fc_syms[i] = fc->fc_syms[k];
+	}
+	for (i = 0, k = 0; i < fc->fc_n; i++)	/* squeeze out the rest */
+		if (k == 0 || fc->fc_syms[i].fs_addr !=
+		    fc->fc_syms[k - 1].fs_addr)
+			fc->fc_syms[k++] = fc->fc_syms[i];
+	fc->fc_n = k;
+	/* Probe ids by name, not by where this boot put the code. */
+	sort(fc->fc_syms, fc->fc_n, sizeof (*fc->fc_syms), kd_fsym_name_cmp,
+	    NULL);
+	for (i = 0; i < fc->fc_n; i++) {
+		rv = kd_fbt_attach(cs, fc->fc_syms[i].fs_mod,
+		    fc->fc_syms[i].fs_name, fc->fc_syms[i].fs_addr, entry, ret,
+		    ecb);
+		if (rv < 0)
+			break;
+		n += rv;
+	}
+	kvfree(fc->fc_syms);
+	fc->fc_syms = NULL;
+	return rv < 0 ? rv : n;
+}
+
+/* Does "pd" name fbt probes at all?  Sets which of entry/return. */
+static int
+kd_fbt_wants(const struct dof_pdesc *pd, int *entry, int *ret)
+{
+	*entry = kd_part_match(pd->lp_name, "entry");
+	*ret = kd_part_match(pd->lp_name, "return");
+	return kd_part_match(pd->lp_prov, "fbt") && (*entry || *ret);
+}
+
+static int
+kd_fbt_match(struct kd_cstate *cs, const struct dof_pdesc *pd, uint32_t ecb)
+{
+	kd_modeach_fn modeach;
+	struct kd_fcollect fc;
+	int entry, ret, rv = 0;
+
+	if (!kd_fbt_wants(pd, &entry, &ret))
+		return 0;
+	memset(&fc, 0, sizeof (fc));
+	fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
+	fc.fc_modpat = pd->lp_mod;
+	fc.fc_stext = kd_ksym_lookup("_stext");
+	fc.fc_etext = kd_ksym_lookup("_etext");
+	if (fc.fc_stext == 0 || fc.fc_etext == 0) {
+		kd_cs_msg(cs, "fbt: kernel symbols are unavailable, so %s:%s:%s:%s matches nothing",
+		    pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);
+		return 0;
+	}
+	if (kd_part_match(pd->lp_mod, "kernel") ||
+	    kd_part_match(pd->lp_mod, "vmlinux")) {
+		rv = kd_ksym_each(kd_fcollect_cb, &fc);
+		if (rv < 0 && fc.fc_err == 0)
+			kd_cs_msg(cs, "fbt: cannot list kernel functions for \"%s\": error %d",
+			    fc.fc_pat, rv);
+	}
+	modeach = (kd_modeach_fn)kd_ksym_lookup(
+	    "module_kallsyms_on_each_symbol");
+	if (fc.fc_err == 0 && kd_fbt_modules(pd->lp_mod) && modeach != NULL)
+		(void) modeach(kd_fcollect_mod_cb, &fc);
+	if (fc.fc_err != 0) {
+		kd_cs_msg(cs, "fbt: out of memory listing the functions that match \"%s\"",
+		    fc.fc_pat);
+		kvfree(fc.fc_syms);
+		return fc.fc_err;
+	}
+	return kd_fbt_attach_all(cs, &fc, entry, ret, ecb);
+}
+
+static int
+kd_fbt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
+    uint32_t ecb, struct module *mod)
+{
+	struct kd_fcollect fc;
+	int entry, ret;
+
+	if (!kd_fbt_wants(pd, &entry, &ret) || !kd_fbt_modules(pd->lp_mod) ||
+	    !kd_part_match(pd->lp_mod, mod->name))
+		return 0;
+	memset(&fc, 0, sizeof (fc));
+	fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
+	fc.fc_modpat = pd->lp_mod;
+	fc.fc_only = mod;
+	kd_fcollect_coming(&fc, mod);
+	if (fc.fc_err != 0) {
+		kd_cs_msg(cs, "fbt: out of memory listing the functions of module %s",
+		    mod->name);
+		kvfree(fc.fc_syms);
+		return fc.fc_err;
+	}
+	return kd_fbt_attach_all(cs, &fc, entry, ret, ecb);
+}
+
+/* Probe context: kprobe pre-handler, interrupts off. */
+static int
+kd_fbt_entry(struct kprobe *p, struct pt_regs *regs)
+{
+	kd_fire_regs(container_of(p, struct kd_probe, kp_u.u_kprobe), regs);
+	return 0;
+}
+
+/* Probe context: kretprobe handler. */
+static int
+kd_fbt_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	uint64_t args[DIF_NARGS] = { 0 };
+
+	if (rp == NULL)
+		return 0;
+	args[0] = get_kretprobe_retaddr(ri);
+	args[1] = regs_return_value(regs);
+	kd_fire(container_of(rp, struct kd_probe, kp_u.u_kretprobe), args, 0);
+	return 0;
+}
+
+static int
+kd_fbt_is_return(const struct kd_probe *kp)
+{
+	return strcmp(kp->kp_ep.ep_name, "return") == 0;
+}
+
+static int
+kd_fbt_arm(struct kd_cstate *cs, uint32_t from)
+{
+	struct kd_probe *kp;
+	uint32_t i, nret = 0;
 	int rv, live = 0;
 
-	for (i = 0; i < ks->ks_nprobes; i++) {
-		if (strcmp(ks->ks_probes[i].kp_prov, "fbt") != 0)
+	for (i = 0; i < cs->cs_nprobes; i++)
+		if (cs->cs_probes[i]->kp_prov == &kd_prov_fbt &&
+		    kd_fbt_is_return(cs->cs_probes[i]))
+			nret++;
+	for (i = from; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		if (kp->kp_prov != &kd_prov_fbt || kp->kp_necbs == 0)
 			continue;
-		rv = kd_register_one(&ks->ks_probes[i]);
+		memset(&kp->kp_u, 0, sizeof (kp->kp_u));
+		if (kd_fbt_is_return(kp)) {
+			kp->kp_u.u_kretprobe.kp.addr =
+			    (kprobe_opcode_t *)(uintptr_t)kp->kp_key;
+			kp->kp_u.u_kretprobe.handler = kd_fbt_return;
+			kp->kp_u.u_kretprobe.maxactive =
+			    nret < KD_FBT_MANY ? KD_FBT_MAXACTIVE : 0;
+			rv = register_kretprobe(&kp->kp_u.u_kretprobe);
+		} else {
+			kp->kp_u.u_kprobe.addr =
+			    (kprobe_opcode_t *)(uintptr_t)kp->kp_key;
+			kp->kp_u.u_kprobe.pre_handler = kd_fbt_entry;
+			rv = register_kprobe(&kp->kp_u.u_kprobe);
+		}
 		if (rv == 0) {
+			kp->kp_live = 1;
 			live++;
 			continue;
 		}
-		if (nfail++ < 8)
-			pr_warn("kdt: fbt:kernel:%s:entry (probe %u) not enabled: kprobe registration error %d\n",
-			    ks->ks_probes[i].kp_func, ks->ks_probes[i].kp_id,
-			    rv);
+		if (cs->cs_nfailed++ < KD_FBT_LOGFAIL)
+			pr_info("kdt: fbt:%s:%s:%s (probe %u) not enabled: kprobe registration error %d\n",
+			    kp->kp_ep.ep_mod, kp->kp_ep.ep_func, kp->kp_ep.ep_name,
+			    kp->kp_ep.ep_id, rv);
 	}
-	if (nfail > 8)
-		pr_warn("kdt: %u fbt probes in all could not be enabled\n",
-		    nfail);
 	return live;
 }
 
-void
-kd_unregister_all(void)
+static int
+kd_fbt_enable(struct kd_cstate *cs)
 {
-	struct kd_state *ks = &kd_state;
-	struct kprobe *kps[32];
-	uint32_t i, n = 0;
+	return kd_fbt_arm(cs, 0);
+}
 
-	for (i = 0; ks->ks_probes != NULL && i < ks->ks_nprobes; i++) {
-		if (!ks->ks_probes[i].kp_registered)
+/* Unregister the armed probes that "gone" selects (NULL: all). */
+static void
+kd_fbt_unregister(struct kd_cstate *cs, struct module *gone)
+{
+	struct kretprobe *krps[64];
+	struct kprobe *kps[64];
+	struct kd_probe *kp;
+	uint32_t i, nk = 0, nr = 0;
+
+	for (i = 0; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		if (kp->kp_prov != &kd_prov_fbt)
 			continue;
-		kps[n++] = &ks->ks_probes[i].kp_kprobe;
-		ks->ks_probes[i].kp_registered = 0;
-		if (n == ARRAY_SIZE(kps)) {
-			unregister_kprobes(kps, n);
-			n = 0;
+		if (gone != NULL) {
+			if (strcmp(kp->kp_ep.ep_mod, gone->name) != 0)
+				continue;
+			hlist_del_init(&kp->kp_hash);	/* never found again */
+		}
+		if (!kp->kp_live)
+			continue;
+		kp->kp_live = 0;
+		if (kd_fbt_is_return(kp))
+			krps[nr++] = &kp->kp_u.u_kretprobe;
+		else
+			kps[nk++] = &kp->kp_u.u_kprobe;
+		if (nk == ARRAY_SIZE(kps)) {
+			unregister_kprobes(kps, nk);
+			nk = 0;
+		}
+		if (nr == ARRAY_SIZE(krps)) {
+			unregister_kretprobes(krps, nr);
+			nr = 0;
 		}
 	}
-	if (n != 0)
-		unregister_kprobes(kps, n);
+	if (nk != 0)
+		unregister_kprobes(kps, nk);
+	if (nr != 0)
+		unregister_kretprobes(krps, nr);
 }
 
-void
-kd_free_probes(void)
+static void
+kd_fbt_disable(struct kd_cstate *cs)
 {
-	struct kd_state *ks = &kd_state;
+	kd_fbt_unregister(cs, NULL);
+}
+
+static void
+kd_fbt_mod_gone(struct kd_cstate *cs, struct module *mod)
+{
+	kd_fbt_unregister(cs, mod);
+}
+
+static void
+kd_fbt_free(struct kd_cstate *cs)
+{
+}
+
+static uint64_t
+kd_fbt_missed(struct kd_cstate *cs)
+{
+	struct kd_probe *kp;
+	uint64_t n = 0;
 	uint32_t i;
 
-	for (i = 0; ks->ks_probes != NULL && i < ks->ks_nprobes; i++)
-		kvfree(ks->ks_probes[i].kp_ecbs);
-	kvfree(ks->ks_probes);
-	kvfree(kd_pairs);
-	ks->ks_probes = NULL;
-	ks->ks_nprobes = 0;
-	ks->ks_nepids = 0;
-	kd_pairs = NULL;
-	kd_npairs = 0;
-	kd_begin_idx = UINT_MAX;
-	kd_next_fbt_id = KD_PROBEID_FBT;
+	for (i = 0; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		if (kp->kp_prov != &kd_prov_fbt || kp->kp_necbs == 0)
+			continue;	/* counts stay after unregistering */
+		if (kd_fbt_is_return(kp))
+			n += kp->kp_u.u_kretprobe.nmissed;
+		else
+			n += kp->kp_u.u_kprobe.nmissed;
+	}
+	return n;
 }
+
+const struct kd_prov kd_prov_fbt = {
+	.pv_name	= "fbt",
+	.pv_id		= 1,
+	.pv_match	= kd_fbt_match,
+	.pv_enable	= kd_fbt_enable,
+	.pv_disable	= kd_fbt_disable,
+	.pv_free	= kd_fbt_free,
+	.pv_missed	= kd_fbt_missed,
+	.pv_match_mod	= kd_fbt_match_mod,
+	.pv_arm		= kd_fbt_arm,
+	.pv_mod_gone	= kd_fbt_mod_gone,
+};

@@ -1,18 +1,48 @@
 /*
  * kd_impl.h -- kdt.ko's private structures, shared by the kmod/ files.
  *
- * kdt.ko holds at most one enabling: the anonymous one that /init hands it
- * at load time (kd_anon.c).  Its state lives in the single struct kd_state
- * below.  Everything the probe handlers touch (kd_probe.c) is allocated and
- * filled before the first probe is registered and is not changed while any
- * probe is registered, so the hot path needs no lock: per-CPU data is used
- * only by its CPU, with interrupts off.
+ * Consumer states.  Every enabling lives in one struct kd_cstate: the
+ * anonymous one that /init hands kdt.ko at load time (kd_anon.c, buffers
+ * in the reserved region) and one per open /dev/kdt file that sent
+ * KIO_ENABLE (kd_dev.c, buffers in a region laid out in vmalloc'd
+ * memory).  States share nothing: each registers its own kprobes,
+ * tracepoint handlers and timers, so a probe enabled by two consumers
+ * fires twice, once into each, and one consumer's teardown cannot touch
+ * another's probes.
+ *
+ * Life of a state (kd_cs.c drives it; providers do the per-mechanism
+ * work):
+ *
+ *   kd_cs_new -> kd_cs_enable(den)          setup context, cs_lock held
+ *                  match: for each ECB in order, for each provider in
+ *                    kd_provs[] order, pv_match() attaches the ECB to the
+ *                    matching probes with kd_probe_attach(); EPIDs are the
+ *                    (probe, ECB) pairs in creation order from 1
+ *                  region + runner (ecb_create), probe/EPID tables
+ *                  pv_enable() of every provider: probes armed but
+ *                    kd_fire() ignores them while cs_active == 0
+ *             -> kd_cs_go()                 BEGIN, cs_active = 1
+ *             -> kd_cs_stop()               COOLDOWN, END, STOPPED,
+ *                                           pv_disable() of every provider
+ *             -> kd_cs_free()
+ *
+ * Everything probe context touches is allocated and filled before the
+ * first pv_enable() and freed only after the last pv_disable(), so the
+ * hot path needs no lock: per-CPU runner data is used only by its CPU,
+ * with interrupts off (kd_fire).
  *
  *	kd_main.c   module parameters, load/unload, the reserved region
- *	kd_anon.c   the anonymous enabling: firmware DOF -> region -> enable
- *	kd_fbt.c    probe matching (dtrace:::BEGIN, fbt) and kprobes
- *	kd_ksym.c   kernel symbol lookup and iteration for modules
+ *	kd_cs.c     consumer states: matching, region, runner, snapshots
+ *	kd_anon.c   the anonymous enabling: firmware DOF -> state
  *	kd_probe.c  probe context: hand firings to common/ecb.c
+ *	kd_dtrace.c dtrace:::BEGIN, END, ERROR
+ *	kd_fbt.c    fbt entry (kprobe) and return (kretprobe)
+ *	kd_kinst.c  kinst: any instruction (kprobe)
+ *	kd_pid.c    pid and USDT: user-space probes (uprobes)
+ *	kd_prof.c   profile-N and tick-N (per-CPU hrtimers)
+ *	kd_sys.c    syscall entry/return (raw_syscalls tracepoints)
+ *	kd_sdt.c    sdt: every kernel tracepoint
+ *	kd_ksym.c   kernel symbol lookup and iteration for modules
  *	kd_dev.c    /dev/kdt
  *	kd_env.c    the kernel half of common/kdt_env.h
  */
@@ -21,6 +51,9 @@
 
 #include <linux/kprobes.h>
 #include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/err.h>
 
 #include "kdt_env.h"
 #include "dof_load.h"
@@ -29,47 +62,158 @@
 #include "ecb.h"
 #include "kio.h"
 
-#define KD_PROBE_MAX	RGN_PROBE_CAP_DEFAULT
-#define KD_EPID_MAX	RGN_EPID_CAP_DEFAULT
-#define KD_PROBEID_FBT	4	/* first id after BEGIN/END/ERROR */
+#define KD_ECB_NONE	UINT_MAX	/* kd_probe_attach in list mode */
+#define KD_PROBEID_BEGIN	1
+#define KD_PROBEID_END		2
+#define KD_PROBEID_ERROR	3
+#define KD_PROBEID_FIRST	4	/* first id of other probes */
+#define KD_PROBES_MAX	(1U << 20)	/* probes per state */
+#define KD_NPROV	8
+#define KD_HASHBITS	12
 
-/* A probe that at least one ECB matched. */
-struct kd_probe {
-	struct kprobe	kp_kprobe;	/* fbt only */
-	uint32_t	kp_id;
-	uint32_t	kp_registered;
-	uint64_t	kp_addr;	/* fbt: function address */
-	const char	*kp_prov;	/* static strings */
-	const char	*kp_mod;
-	const char	*kp_name;
-	char		kp_func[DOF_FUNCNAMELEN];
-	struct ecb_ref	*kp_ecbs;	/* in ECB order (common/ecb.h) */
-	uint32_t	kp_necbs;
+struct kd_cstate;
+struct kd_probe;
+
+/*
+ * A provider.  Every op runs in setup context (may sleep and allocate)
+ * with the state's cs_lock held.
+ */
+struct kd_prov {
+	const char	*pv_name;	/* "fbt", "syscall", ... */
+	uint32_t	pv_id;		/* index into cs_pdata[] */
+	/*
+	 * Attach ECB "ecb" to every probe of this provider that "pd"
+	 * matches (each part a glob; "" matches anything: kd_part_match),
+	 * calling kd_probe_attach() once per probe.  Returns how many
+	 * probes matched, or -errno after kd_cs_msg() said why.  In list
+	 * mode (cs->cs_list) "ecb" is KD_ECB_NONE and nothing is armed
+	 * later.  Must not register anything.
+	 */
+	int	(*pv_match)(struct kd_cstate *cs, const struct dof_pdesc *pd,
+		    uint32_t ecb);
+	/*
+	 * Arm this provider's probes of "cs" (kp_prov == this provider).
+	 * A probe that cannot be armed is skipped with kp_live = 0 and
+	 * counted in cs_nfailed (the first few logged); returns the number
+	 * armed, or -errno when nothing could be.  Handlers call kd_fire().
+	 */
+	int	(*pv_enable)(struct kd_cstate *cs);
+	/* Disarm all; when it returns no handler of "cs" runs anywhere. */
+	void	(*pv_disable)(struct kd_cstate *cs);
+	/* Free what pv_match/pv_enable allocated (kp_priv, cs_pdata). */
+	void	(*pv_free)(struct kd_cstate *cs);
+	/* Optional: firings the mechanism lost (kretprobe misses...). */
+	uint64_t (*pv_missed)(struct kd_cstate *cs);
+	/*
+	 * Optional, for providers with probes in modules (retained
+	 * enablings): pv_match restricted to module "mod", which is coming
+	 * (its init has not run yet); pv_arm arms the probes from index
+	 * "from" of cs_probes on, returning how many; pv_mod_gone disarms
+	 * every probe in "mod", which is going away.
+	 */
+	int	(*pv_match_mod)(struct kd_cstate *cs,
+		    const struct dof_pdesc *pd, uint32_t ecb, struct module *mod);
+	int	(*pv_arm)(struct kd_cstate *cs, uint32_t from);
+	void	(*pv_mod_gone)(struct kd_cstate *cs, struct module *mod);
 };
 
+extern const struct kd_prov kd_prov_dtrace;
+extern const struct kd_prov kd_prov_fbt;
+extern const struct kd_prov kd_prov_kinst;
+extern const struct kd_prov kd_prov_pid;
+extern const struct kd_prov kd_prov_profile;
+extern const struct kd_prov kd_prov_syscall;
+extern const struct kd_prov kd_prov_sdt;
+
+/* A probe that at least one ECB matched (or that a listing found). */
+struct kd_probe {
+	struct ecb_probe kp_ep;		/* what ecb_fire() sees; ids, names,
+					   ECB list filled by kd_cs.c */
+	struct kd_cstate *kp_cs;
+	const struct kd_prov *kp_prov;
+	struct hlist_node kp_hash;
+	uint64_t	kp_key;		/* provider's key (fbt: address) */
+	uint32_t	kp_live;	/* armed by pv_enable */
+	uint32_t	kp_idx;		/* index in cs_probes (kd_cs.c) */
+	uint32_t	kp_lastecb;	/* last ECB attached (kd_cs.c) */
+	uint32_t	kp_necbs;
+	struct ecb_ref	*kp_ecbs;	/* in ECB order */
+	void		*kp_priv;	/* provider's; freed by pv_free */
+	union {
+		struct kprobe	 u_kprobe;	/* fbt entry */
+		struct kretprobe u_kretprobe;	/* fbt return */
+		uint64_t	 u_word[4];	/* small provider data */
+	} kp_u;
+	char		kp_names[];	/* mod NUL func NUL name NUL */
+};
+
+/* Phases of a state. */
+#define KD_PH_NEW	0
+#define KD_PH_ENABLED	1	/* probes armed, not recording */
+#define KD_PH_GO	2	/* BEGIN fired, recording */
+#define KD_PH_STOPPED	3	/* END fired, probes disarmed */
+
+struct kd_cstate {
+	struct mutex	cs_lock;	/* setup and ioctls */
+	struct list_head cs_link;	/* kd_states, for module events */
+	uint32_t	cs_anon;	/* the anonymous state */
+	uint32_t	cs_list;	/* listing only: nothing is armed */
+	uint32_t	cs_inregion;	/* live state in the reserved region */
+	uint32_t	cs_phase;	/* KD_PH_* */
+	uint32_t	cs_flags;	/* KIO_EN_* */
+	char		cs_msg[256];	/* first failure reason (ken_msg) */
+	uint32_t	cs_badecb;	/* the ECB that matched nothing */
+	struct dof_enabling *cs_den;
+	/* probes (kd_cs.c): cs_probes[i] has id i + 1 for the fixed
+	   dtrace ids, in creation order after them */
+	struct kd_probe	**cs_probes;
+	uint32_t	cs_nprobes;	/* used slots */
+	uint32_t	cs_probecap;
+	uint32_t	cs_nextid;	/* next id >= KD_PROBEID_FIRST */
+	uint32_t	cs_nlive;	/* armed */
+	uint32_t	cs_nfailed;	/* could not be armed */
+	struct hlist_head *cs_hash;	/* [1 << KD_HASHBITS] */
+	struct { uint32_t p_probe, p_ecb; } *cs_pairs;	/* EPID - 1 */
+	uint32_t	cs_npairs;
+	uint32_t	cs_paircap;
+	void		*cs_pdata[KD_NPROV];	/* providers' per-state data */
+	/* buffers */
+	void		*cs_region;	/* rgn.h image */
+	uint64_t	cs_rgnsize;
+	uint32_t	cs_rgn_owned;	/* vmalloc'd by us (live state) */
+	uint32_t	cs_policy;	/* DTRACEOPT_BUFPOLICY_* in force */
+	uint32_t	cs_wpolicy;	/* ring or fill: the writer's policy */
+	uint32_t	cs_ncpu;
+	uint32_t	cs_rgn_init;	/* rgn_init() done on cs_region */
+	void		*cs_bmem;	/* switch: spare principal buffers */
+	struct rgn_cpu	**cs_bspare;	/* [cpu]: the one not in use */
+	void		*cs_amem;	/* spare aggregation buffers */
+	struct agg_buf	**cs_aspare;	/* [cpu]: the one not in use */
+	uint64_t	cs_aggsize;	/* 0: no aggregations */
+	/* probe context */
+	struct ecb_state *cs_es;
+	int		cs_active;	/* kd_fire records */
+	atomic64_t	cs_missed;	/* firings lost before the runner */
+	struct kd_probe	*cs_dprobes[3];	/* BEGIN, END, ERROR or NULL */
+};
+
+/* The module-wide state (kd_main.c). */
 struct kd_state {
-	/* region (kd_main.c) */
 	void		*ks_region;	/* memremap'd, NULL if none */
 	uint64_t	ks_phys;
 	uint64_t	ks_size;
 	int		ks_rgn_ready;	/* rgn_init done */
-	/* anonymous state (kd_anon.c), KIO_ANON_* */
-	atomic_t	ks_anon;
+	atomic_t	ks_anon;	/* KIO_ANON_* */
 	char		ks_reason[256];
-	struct dof_enabling *ks_den;
-	uint32_t	ks_policy;
-	/* probes (kd_fbt.c) */
-	struct kd_probe	*ks_probes;
-	uint32_t	ks_nprobes;
-	uint32_t	ks_nepids;
-	uint32_t	ks_nenabled;	/* kprobes registered + BEGIN */
-	/* probe context (kd_probe.c): the shared ECB runner, whose per-CPU
-	   state is used only by its CPU with interrupts off */
-	struct ecb_state *ks_es;
-	int		ks_active;	/* fbt probes may record */
+	struct kd_cstate *ks_acs;	/* the anonymous state, or NULL */
+	struct kd_cstate *ks_rowner;	/* the state whose buffers the
+					   reserved region holds, or NULL
+					   (kd_dev_lock; anon: at load) */
 };
 
 extern struct kd_state kd_state;
+extern const struct kd_prov *const kd_provs[];
+extern const uint32_t kd_nprovs;
 
 /* kd_main.c */
 void kd_fail(const char *fmt, ...) __printf(1, 2);
@@ -78,12 +222,41 @@ void kd_fail(const char *fmt, ...) __printf(1, 2);
 void kd_anon_start(void);
 void kd_anon_stop(void);
 
-/* kd_fbt.c */
-int kd_match_all(struct dof_enabling *den);
-int kd_register_all(void);
-void kd_unregister_all(void);
-void kd_free_probes(void);
-struct kd_probe *kd_begin_probe(void);
+/* kd_cs.c */
+struct kd_cstate *kd_cs_new(void);
+void kd_cs_free(struct kd_cstate *cs);
+/* Keep the first reason something failed (also logged). */
+void kd_cs_msg(struct kd_cstate *cs, const char *fmt, ...) __printf(2, 3);
+int kd_part_match(const char *pat, const char *str);
+/*
+ * Find or create the probe (pv, key, mod, func, name) of "cs" and attach
+ * ECB "ecb" to it (KD_ECB_NONE: only find or create).  "id" is the fixed
+ * id of a dtrace-provider probe, 0 for the next free one.  Returns the
+ * probe or ERR_PTR(-ENOMEM / -ENOSPC) after kd_cs_msg().
+ */
+struct kd_probe *kd_probe_attach(struct kd_cstate *cs,
+    const struct kd_prov *pv, uint64_t key, const char *mod,
+    const char *func, const char *name, uint32_t id, uint32_t ecb);
+/* Match every ECB of "den" and build the runner; probes not yet armed. */
+int kd_cs_enable(struct kd_cstate *cs, struct dof_enabling *den,
+    uint32_t flags, void *region, uint64_t rgnsize, uint64_t phys);
+/*
+ * Make an enabled state see modules that load and unload from now on.
+ * Call without cs_lock held (kd_free removes it again).
+ */
+void kd_cs_register(struct kd_cstate *cs);
+int kd_mod_init(void);
+void kd_mod_exit(void);
+int kd_cs_go(struct kd_cstate *cs);
+void kd_cs_stop(struct kd_cstate *cs);
+int kd_cs_snap(struct kd_cstate *cs, struct kio_snap *ks);
+void kd_cs_status(struct kd_cstate *cs, struct kio_status *st);
+int kd_cs_list(struct kio_list *kl, void __user *ubuf);
+
+/* kd_pid.c: hand the consumer's user-space probe table to "cs" (taken
+   over: freed with the state).  Before kd_cs_enable. */
+int kd_pid_set_table(struct kd_cstate *cs, struct kio_uprobe *ents,
+    uint32_t n);
 
 /* kd_ksym.c */
 int kd_ksym_init(void);
@@ -91,12 +264,26 @@ unsigned long kd_ksym_lookup(const char *name);
 int kd_ksym_each(int (*fn)(void *, const char *, unsigned long), void *arg);
 uint64_t kd_ksym_kaslr(void);
 
-/* kd_probe.c */
-int kd_probe_alloc(const struct dof_enabling *den);
-void kd_probe_started(void);
-void kd_probe_free(void);
-void kd_fire(struct kd_probe *kp, struct pt_regs *regs);
-int kd_kprobe_pre(struct kprobe *p, struct pt_regs *regs);
+/* kd_probe.c: probe context, no locks, no allocation, no sleeping */
+/*
+ * Run the ECBs of "kp" on this CPU with args[0, DIF_NARGS) (NULL: all 0)
+ * and errno value "err" (syscall return probes; else 0).  Returns at once
+ * while the state is not recording; counts a firing in NMI context as
+ * missed.  Any context.
+ */
+void kd_fire(struct kd_probe *kp, const uint64_t *args, int32_t err);
+/* The registers of the firing on this CPU, for stack() (kd_env.c). */
+DECLARE_PER_CPU(struct pt_regs *, kd_probe_regs);
+/* kd_ksym.c: functions found by name at setup; NULL if absent. */
+extern unsigned int (*kd_stack_save_regs)(struct pt_regs *, unsigned long *,
+    unsigned int, unsigned int);
+extern unsigned int (*kd_stack_save_user)(unsigned long *, unsigned int);
+/* kd_fire() with arg0.. from a kprobe's registers (function arguments). */
+void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs);
+/* kd_cs.c's own firing of BEGIN and END (cs_active not required). */
+void kd_fire_state(struct kd_probe *kp);
+/* kd_probe.c: which actions kdt.ko runs; -EOPNOTSUPP after kd_cs_msg */
+int kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den);
 
 /* kd_dev.c */
 int kd_dev_init(void);

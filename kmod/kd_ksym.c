@@ -6,7 +6,8 @@
  * setup kd_ksym_init() registers a kprobe on "kallsyms_lookup_name" only
  * to learn its address, unregisters it at once, and from then on calls the
  * function through that pointer; kallsyms_on_each_symbol is found the same
- * way through it.  Used by kd_fbt.c (globbing fbt function names) and
+ * way through it, and so are the stack walkers stack() needs (kd_env.c).
+ * Used by kd_fbt.c (globbing fbt function names) and
  * kd_anon.c (the KASLR offset stored in the region header).  Setup context
  * only.
  */
@@ -21,6 +22,9 @@ typedef int (*kd_each_fn)(int (*)(void *, const char *, struct module *,
     unsigned long), void *);
 
 static kd_lookup_fn kd_lookup;
+unsigned int (*kd_stack_save_regs)(struct pt_regs *, unsigned long *,
+    unsigned int, unsigned int);
+unsigned int (*kd_stack_save_user)(unsigned long *, unsigned int);
 static kd_each_fn kd_each;
 
 int
@@ -40,6 +44,8 @@ kd_ksym_init(void)
 	kd_lookup = (kd_lookup_fn)kp.addr;
 	unregister_kprobe(&kp);
 	kd_each = (kd_each_fn)kd_lookup("kallsyms_on_each_symbol");
+	kd_stack_save_regs = (void *)kd_lookup("stack_trace_save_regs");
+	kd_stack_save_user = (void *)kd_lookup("stack_trace_save_user");
 	return 0;
 }
 

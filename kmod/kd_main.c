@@ -139,6 +139,12 @@ kd_init(void)
 		pr_err("kdt: cannot register /dev/kdt: error %d\n", rv);
 		return rv;
 	}
+	rv = kd_mod_init();
+	if (rv != 0) {
+		pr_err("kdt: cannot watch module loads: error %d\n", rv);
+		kd_dev_exit();
+		return rv;
+	}
 	if (region != NULL && region[0] != '\0')
 		kd_map_region();
 	/* A bad region= has already failed the enabling, with its reason. */
@@ -154,6 +160,7 @@ kd_exit(void)
 {
 	struct kd_state *ks = &kd_state;
 
+	kd_mod_exit();
 	kd_anon_stop();
 	kd_dev_exit();
 	if (ks->ks_region != NULL)

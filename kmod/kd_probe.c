@@ -4,38 +4,34 @@
  * holds the theory: predicates, actions by role, records, aggregations,
  * speculations, faults and the ERROR probe).
  *
- * kd_fire() is the one entry: the kprobe pre-handler (fbt) and kd_anon.c
- * (BEGIN) call it.  With interrupts off it describes the probe to the
- * runner (struct ecb_probe), takes the probe arguments from the registers
- * and calls ecb_fire() for this CPU; records go into this CPU's buffer of
- * the region (rgn.h has the commit protocol).  Aggregation buffers live
- * in ordinary kernel memory for now (postmortem aggregations are a later
- * issue).
+ * kd_fire() is the one entry for providers' handlers (kprobes, hrtimers,
+ * tracepoints): with interrupts off it calls ecb_fire() for this CPU with
+ * the probe's struct ecb_probe (filled once by kd_cs.c) and the arguments
+ * the provider collected; records go into this CPU's principal buffer of
+ * the state.  A state records only between BEGIN and END (cs_active);
+ * kd_fire_state() is how kd_cs.c fires BEGIN and END themselves.
  *
- * Everything used here was allocated by kd_probe_alloc() (ecb_create())
- * before the first probe was registered and is freed only after the last
- * was unregistered.
+ * Firings in NMI context are not run: an NMI can interrupt a probe of the
+ * same CPU half way through a record, and the runner's per-CPU data has
+ * one user at a time.  They are counted as missed (reported as drops).
+ *
+ * Everything used here was allocated before the state's first probe was
+ * armed and is freed only after its last was disarmed (kd_impl.h).
  */
 #include <linux/kprobes.h>
 #include <linux/irqflags.h>
 #include <linux/hardirq.h>
 #include <linux/ptrace.h>
 #include <linux/smp.h>
-#include <linux/slab.h>
 
 #include "kd_impl.h"
 
 /*
- * Per-CPU aggregation buffer bytes when the program sets no aggsize:
- * dtrace(1)'s 4 MiB per CPU is too much kernel memory on a large machine
- * at boot, and the consumer drains the buffers.
- */
-#define KD_AGGSIZE_DEFAULT	(256ULL << 10)
-
-/*
- * Action kinds kdt.ko can run: ecb.c runs every kind, but the kernel has
- * no stack walker, no symbol records and no destructive actions wired up
- * yet, so those are refused at load instead of recording nothing.
+ * Action kinds kdt.ko can run.  ecb.c knows every kind; those whose
+ * kernel side is not wired up here (user symbols usym/umod/uaddr, raise,
+ * stop, breakpoint, system, freopen, copyout-style subroutines are DIF)
+ * are refused at load instead of recording nothing.  Destructive ones
+ * (panic, chill) also need -w (ecb_create checks).
  */
 static int
 kd_act_supported(const struct dof_laction *la)
@@ -51,15 +47,20 @@ kd_act_supported(const struct dof_laction *la)
 	case DTRACEACT_SPECULATE:
 	case DTRACEACT_COMMIT:
 	case DTRACEACT_DISCARD:
+	case DTRACEACT_STACK:
+	case DTRACEACT_USTACK:
+	case DTRACEACT_SYM:
+	case DTRACEACT_MOD:
+	case DTRACEACT_PANIC:
+	case DTRACEACT_CHILL:
 		return 1;
 	default:
 		return DTRACEACT_ISAGG(la->la_kind);
 	}
 }
 
-/* Check that every action can run here; log the first one that cannot. */
-static int
-kd_check_actions(const struct dof_enabling *den)
+int
+kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den)
 {
 	const struct dof_lecb *le;
 	uint32_t i, j;
@@ -69,7 +70,7 @@ kd_check_actions(const struct dof_enabling *den)
 		for (j = 0; j < le->le_nacts; j++) {
 			if (kd_act_supported(&le->le_acts[j]))
 				continue;
-			kd_fail("ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, aggregations, speculations, clear/trunc/normalize)",
+			kd_cs_msg(cs, "ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, stack, ustack, sym, mod, panic, chill, aggregations, speculations, clear/trunc/normalize)",
 			    i, le->le_pdesc.lp_prov, le->le_pdesc.lp_mod,
 			    le->le_pdesc.lp_func, le->le_pdesc.lp_name, j,
 			    le->le_acts[j].la_kind);
@@ -79,98 +80,55 @@ kd_check_actions(const struct dof_enabling *den)
 	return 0;
 }
 
-/* Allocate the runner's per-CPU resources for "den".  Setup context. */
-int
-kd_probe_alloc(const struct dof_enabling *den)
-{
-	struct kd_state *ks = &kd_state;
-	struct ecb_params p;
-	struct kdt_err err;
-	int rv;
-
-	if ((rv = kd_check_actions(den)) != 0)
-		return rv;
-	ecb_params_init(&p, den, nr_cpu_ids);
-	p.ep_policy = ks->ks_policy;
-	if (den->den_opts[DTRACEOPT_AGGSIZE] == DTRACEOPT_UNSET)
-		p.ep_aggsize = KD_AGGSIZE_DEFAULT;
-	rv = ecb_create(den, &p, &ks->ks_es, &err);
-	if (rv != 0) {
-		kd_fail("%s", err.ke_msg);
-		return rv;
-	}
-	ecb_set_region(ks->ks_es, ks->ks_region);
-	return 0;
-}
-
-/* BEGIN has fired: later probes may run unless exit() was called. */
-void
-kd_probe_started(void)
-{
-	struct ecb_state *es = kd_state.ks_es;
-
-	if (es != NULL && READ_ONCE(es->es_state) == ECB_ST_WARMUP)
-		ecb_set_state(es, ECB_ST_ACTIVE);
-}
-
-void
-kd_probe_free(void)
-{
-	struct kd_state *ks = &kd_state;
-
-	ecb_destroy(ks->ks_es);
-	ks->ks_es = NULL;
-}
+DEFINE_PER_CPU(struct pt_regs *, kd_probe_regs);
 
 /* Probe context: no locks, no allocation, no sleeping. */
 static void
-kd_describe(struct ecb_probe *ep, const struct kd_probe *kp)
+kd_run(struct kd_probe *kp, const uint64_t *args, int32_t err,
+    struct pt_regs *regs)
 {
-	ep->ep_id = kp->kp_id;
-	ep->ep_kind = kp == kd_begin_probe() ? ECB_PK_BEGIN : ECB_PK_OTHER;
-	ep->ep_prov = kp->kp_prov;
-	ep->ep_mod = kp->kp_mod;
-	ep->ep_func = kp->kp_func;
-	ep->ep_name = kp->kp_name;
-	ep->ep_ecbs = kp->kp_ecbs;
-	ep->ep_necbs = kp->kp_necbs;
-}
-
-/*
- * Run every ECB of probe "kp" on this CPU.  "regs" is NULL for the dtrace
- * provider's probes (their arguments are 0).
- * Probe context: no locks, no allocation, no sleeping.
- */
-void
-kd_fire(struct kd_probe *kp, struct pt_regs *regs)
-{
-	struct ecb_state *es = kd_state.ks_es;
-	uint64_t args[DIF_NARGS];
-	struct ecb_probe ep;
+	struct kd_cstate *cs = kp->kp_cs;
+	struct pt_regs *prev;
 	unsigned long flags;
-	uint32_t i;
 
-	if (es == NULL)
-		return;
 	local_irq_save(flags);
-	if (in_nmi())
-		goto out;
-	for (i = 0; i < DIF_NARGS; i++)
-		args[i] = regs != NULL ? regs_get_kernel_argument(regs, i) : 0;
-	kd_describe(&ep, kp);
-	ecb_fire(es, &ep, raw_smp_processor_id(), args, kenv_timestamp());
-out:
+	if (in_nmi()) {
+		atomic64_inc(&cs->cs_missed);
+	} else {
+		prev = this_cpu_read(kd_probe_regs);
+		this_cpu_write(kd_probe_regs, regs);
+		ecb_fire_errno(cs->cs_es, &kp->kp_ep, raw_smp_processor_id(),
+		    args, kenv_timestamp(), err);
+		this_cpu_write(kd_probe_regs, prev);
+	}
 	local_irq_restore(flags);
 }
 
-/*
- * The fbt kprobe pre-handler; records only once BEGIN has fired.
- * Probe context: no locks, no allocation, no sleeping.
- */
-int
-kd_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
+void
+kd_fire(struct kd_probe *kp, const uint64_t *args, int32_t err)
 {
-	if (READ_ONCE(kd_state.ks_active))
-		kd_fire(container_of(p, struct kd_probe, kp_kprobe), regs);
-	return 0;
+	if (!READ_ONCE(kp->kp_cs->cs_active))
+		return;
+	smp_rmb();	/* cs_active was published after the runner */
+	kd_run(kp, args, err, NULL);
+}
+
+void
+kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs)
+{
+	uint64_t args[DIF_NARGS];
+	uint32_t i;
+
+	if (!READ_ONCE(kp->kp_cs->cs_active))
+		return;
+	for (i = 0; i < DIF_NARGS; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+	smp_rmb();
+	kd_run(kp, args, 0, regs);
+}
+
+void
+kd_fire_state(struct kd_probe *kp)
+{
+	kd_run(kp, NULL, 0, NULL);
 }

@@ -17,6 +17,7 @@
 
 #include "kt_check.h"
 #include "rgn.h"
+#include "agg.h"
 #include "dof.h"
 
 #define T_SIZE		(1024 * 1024)
@@ -36,6 +37,7 @@ t_region(uint32_t policy, struct kdt_err *err, int *rv)
 	p.rp_phys = 0x10000000;
 	p.rp_ncpu = T_NCPU;
 	p.rp_policy = policy;
+	p.rp_flags = RGN_F_ANON;
 	p.rp_kaslr = 0x1e000000;
 	p.rp_created = 1700000000000000000ULL;
 	memset(p.rp_bootid, 0x5c, sizeof (p.rp_bootid));
@@ -499,6 +501,58 @@ START_TEST(test_reader_round_trip)
 }
 END_TEST
 
+/* rgn_size_for() gives rgn_init() room for the asked bufsize and aggs. */
+START_TEST(test_size_for_and_aggs)
+{
+	struct rgn_params p;
+	struct kdt_err err;
+	struct rgn_view v;
+	const struct agg_buf *ab;
+	uint64_t size, len;
+	void *base;
+	uint32_t cpu;
+
+	memset(&p, 0, sizeof (p));
+	p.rp_ncpu = T_NCPU;
+	p.rp_policy = DTRACEOPT_BUFPOLICY_RING;
+	p.rp_probe_cap = 100;
+	p.rp_epid_cap = 200;
+	p.rp_aggsize = 10000;		/* rounded up to 3 pages */
+	p.rp_dof = t_dof;
+	p.rp_dofsz = sizeof (t_dof);
+	size = rgn_size_for(&p, 50000);
+	base = calloc(1, size);
+	ck_assert_int_eq(rgn_init(base, size, &p, &err), 0);
+	ck_assert_uint_ge(((struct rgn_hdr *)base)->rh_bufsize, 50000);
+	ck_assert_int_eq(rgn_open(&v, base, size, RGN_PHYS_ANY, &err), 0);
+	for (cpu = 0; cpu < T_NCPU; cpu++) {
+		ab = rgn_view_agg(&v, cpu, &len);
+		ck_assert_ptr_nonnull(ab);
+		ck_assert_ptr_eq(ab, rgn_agg(base, cpu));
+		ck_assert_uint_eq(len, 3 * 4096);
+		ck_assert_uint_eq(ab->ab_cpu, cpu);
+		ck_assert_uint_eq(ab->ab_magic, AGG_BUF_MAGIC);
+		ck_assert((const uint8_t *)ab + len <=
+		    (const uint8_t *)base + v.rv_hdr->rh_cpu_off);
+	}
+	ck_assert_ptr_null(rgn_view_agg(&v, T_NCPU, &len));
+	/* A bad aggregation size is refused by the reader (rule 14). */
+	((struct agg_buf *)rgn_agg(base, 0))->ab_size = 4095;
+	ck_assert_int_ne(rgn_open(&v, base, size, RGN_PHYS_ANY, &err), 0);
+	ck_assert_str_eq(err.ke_tag, "RGN_AGGSIZE");
+	free(base);
+	/* Without aggregations there is no area. */
+	p.rp_aggsize = 0;
+	size = rgn_size_for(&p, 50000);
+	base = calloc(1, size);
+	ck_assert_int_eq(rgn_init(base, size, &p, &err), 0);
+	ck_assert_int_eq(rgn_open(&v, base, size, RGN_PHYS_ANY, &err), 0);
+	ck_assert_ptr_null(rgn_view_agg(&v, 0, &len));
+	ck_assert_uint_ge(((struct rgn_hdr *)base)->rh_bufsize, 50000);
+	free(base);
+}
+END_TEST
+
 static Suite *
 rgn_write_suite(void)
 {
@@ -518,6 +572,7 @@ rgn_write_suite(void)
 	tcase_add_test(tc, test_oversized_record_dropped);
 	tcase_add_test(tc, test_ring_corrupt_tail_resets);
 	tcase_add_test(tc, test_reader_round_trip);
+	tcase_add_test(tc, test_size_for_and_aggs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,928 @@
+/*
+ * kd_cs.c -- consumer states: one enabling, its probes, its buffers.
+ *
+ * kd_impl.h has the life of a state.  This file owns the generic parts:
+ *
+ * Probes.  Providers call kd_probe_attach() while matching; probes are
+ * found again by (provider, key, names) through a hash table, so an ECB
+ * that matches a probe another ECB already matched attaches to the same
+ * probe.  Each attachment is a (probe, ECB) pair; pairs are numbered in
+ * creation order and that number is the EPID -- because ECBs are matched
+ * in program order, every probe's ECB list is in program order, which is
+ * the order its clauses run in.  Probe ids: BEGIN 1, END 2, ERROR 3 (as
+ * dtrace numbers them), the others from 4 in creation order.
+ *
+ * Buffers.  The region (rgn.h) holds the metadata and one principal
+ * buffer per CPU.  For the anonymous state it is the reserved region;
+ * for a live state it is vmalloc'd here, sized from the bufsize option.
+ * Under bufpolicy=switch each CPU also has a spare buffer outside the
+ * region.  KIO_SNAP switches a CPU's active buffer with its spare by
+ * running kd_switch_buf() on that CPU with interrupts off -- probes run
+ * with interrupts off too, so no record is half written at that moment
+ * -- and then copies the now idle buffer to the consumer at leisure.
+ * The new active buffer continues the logical offsets and the drop and
+ * error counts of the old one, so the consumer sees one stream per CPU.
+ * Aggregation buffers (agg.h) switch the same way under every policy.
+ * Ring and fill buffers are copied once, after the enabling stopped.
+ *
+ * Locking: cs_lock serialises setup and every ioctl of the state; the
+ * probe-context side takes no lock (kd_probe.c).
+ */
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/jhash.h>
+#include <linux/hash.h>
+#include <linux/cpu.h>
+#include <linux/smp.h>
+#include <linux/uaccess.h>
+#include <linux/random.h>
+#include <linux/timekeeping.h>
+#include <linux/utsname.h>
+#include <linux/string.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
+
+#include "kd_impl.h"
+#include "agg.h"
+
+/* Principal buffer bytes per CPU of a live state without bufsize. */
+#define KD_BUFSIZE_DEFAULT	(4ULL << 20)
+#define KD_BUFSIZE_MAX		(1ULL << 30)
+/*
+ * Per-CPU aggregation buffer bytes when the program sets no aggsize:
+ * dtrace(1)'s 4 MiB per CPU is too much kernel memory at boot on a large
+ * machine, and the consumer drains the buffers at aggrate.
+ */
+#define KD_AGGSIZE_DEFAULT	(256ULL << 10)
+/*
+ * Room left in the region's probe and EPID tables for probes of modules
+ * that load after the enabling (retained enablings).
+ */
+#define KD_MOD_HEADROOM		1024
+
+/* Enabled states, for module load and unload events. */
+static LIST_HEAD(kd_states);
+static DEFINE_MUTEX(kd_states_lock);
+
+const struct kd_prov *const kd_provs[] = {
+	&kd_prov_dtrace, &kd_prov_fbt, &kd_prov_kinst, &kd_prov_profile,
+	&kd_prov_syscall, &kd_prov_sdt, &kd_prov_pid,
+};
+const uint32_t kd_nprovs = ARRAY_SIZE(kd_provs);
+
+struct kd_cstate *
+kd_cs_new(void)
+{
+	struct kd_cstate *cs = kzalloc(sizeof (*cs), GFP_KERNEL);
+
+	if (cs == NULL)
+		return NULL;
+	cs->cs_hash = kvcalloc(1U << KD_HASHBITS, sizeof (struct hlist_head),
+	    GFP_KERNEL);
+	if (cs->cs_hash == NULL) {
+		kfree(cs);
+		return NULL;
+	}
+	mutex_init(&cs->cs_lock);
+	INIT_LIST_HEAD(&cs->cs_link);
+	cs->cs_nextid = KD_PROBEID_FIRST;
+	atomic64_set(&cs->cs_missed, 0);
+	return cs;
+}
+
+void
+kd_cs_msg(struct kd_cstate *cs, const char *fmt, ...)
+{
+	char buf[sizeof (cs->cs_msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof (buf), fmt, ap);
+	va_end(ap);
+	if (cs->cs_msg[0] == '\0')
+		strscpy(cs->cs_msg, buf, sizeof (cs->cs_msg));
+	if (!cs->cs_list)
+		pr_info("kdt: %s\n", buf);
+}
+
+int
+kd_part_match(const char *pat, const char *str)
+{
+	return pat[0] == '\0' || dof_glob_match(pat, str);
+}
+
+/* ---- probes ---- */
+
+static uint32_t
+kd_hash(const struct kd_prov *pv, uint64_t key, const char *mod,
+    const char *func, const char *name)
+{
+	uint32_t h = (uint32_t)(uintptr_t)pv ^ (uint32_t)key ^
+	    (uint32_t)(key >> 32);
+
+	h = jhash(mod, strlen(mod), h);
+	h = jhash(func, strlen(func), h);
+	h = jhash(name, strlen(name), h);
+	return hash_32(h, KD_HASHBITS);
+}
+
+static struct kd_probe *
+kd_probe_find(struct kd_cstate *cs, const struct kd_prov *pv, uint64_t key,
+    const char *mod, const char *func, const char *name, uint32_t h)
+{
+	struct kd_probe *kp;
+
+	hlist_for_each_entry(kp, &cs->cs_hash[h], kp_hash) {
+		if (kp->kp_prov == pv && kp->kp_key == key &&
+		    strcmp(kp->kp_ep.ep_mod, mod) == 0 &&
+		    strcmp(kp->kp_ep.ep_func, func) == 0 &&
+		    strcmp(kp->kp_ep.ep_name, name) == 0)
+			return kp;
+	}
+	return NULL;
+}
+
+/* Make room for one more entry in a kvmalloc'd array. */
+static int
+kd_grow(void **arr, uint32_t *cap, uint32_t used, size_t elem)
+{
+	uint32_t ncap;
+	void *n;
+
+	if (used < *cap)
+		return 0;
+	ncap = *cap == 0 ? 64 : *cap * 2;
+	n = kvmalloc_array(ncap, elem, GFP_KERNEL);
+	if (n == NULL)
+		return -ENOMEM;
+	if (*arr != NULL)
+		memcpy(n, *arr, (size_t)used * elem);
+	kvfree(*arr);
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+static struct kd_probe *
+kd_probe_new(struct kd_cstate *cs, const struct kd_prov *pv, uint64_t key,
+    const char *mod, const char *func, const char *name, uint32_t id,
+    uint32_t h)
+{
+	size_t lm = strlen(mod) + 1, lf = strlen(func) + 1,
+	    ln = strlen(name) + 1;
+	struct kd_probe *kp;
+
+	if (cs->cs_nprobes >= KD_PROBES_MAX) {
+		kd_cs_msg(cs, "probe %s:%s:%s:%s would be probe %u, above the limit of %u probes per consumer",
+		    pv->pv_name, mod, func, name, cs->cs_nprobes + 1,
+		    KD_PROBES_MAX);
+		return ERR_PTR(-ENOSPC);
+	}
+	if (kd_grow((void **)&cs->cs_probes, &cs->cs_probecap,
+	    cs->cs_nprobes, sizeof (*cs->cs_probes)) != 0)
+		goto nomem;
+	kp = kzalloc(sizeof (*kp) + lm + lf + ln, GFP_KERNEL);
+	if (kp == NULL)
+		goto nomem;
+	memcpy(kp->kp_names, mod, lm);
+	memcpy(kp->kp_names + lm, func, lf);
+	memcpy(kp->kp_names + lm + lf, name, ln);
+	kp->kp_cs = cs;
+	kp->kp_prov = pv;
+	kp->kp_key = key;
+	kp->kp_lastecb = KD_ECB_NONE;
+	kp->kp_ep.ep_id = id != 0 ? id : cs->cs_nextid++;
+	kp->kp_ep.ep_kind = ECB_PK_OTHER;
+	if (pv == &kd_prov_dtrace)
+		kp->kp_ep.ep_kind = id == KD_PROBEID_BEGIN ? ECB_PK_BEGIN :
+		    id == KD_PROBEID_END ? ECB_PK_END : ECB_PK_ERROR;
+	kp->kp_ep.ep_prov = pv->pv_name;
+	kp->kp_ep.ep_mod = kp->kp_names;
+	kp->kp_ep.ep_func = kp->kp_names + lm;
+	kp->kp_ep.ep_name = kp->kp_names + lm + lf;
+	kp->kp_idx = cs->cs_nprobes;
+	cs->cs_probes[cs->cs_nprobes++] = kp;
+	hlist_add_head(&kp->kp_hash, &cs->cs_hash[h]);
+	return kp;
+nomem:
+	kd_cs_msg(cs, "out of memory creating probe %u (%s:%s:%s:%s)",
+	    cs->cs_nprobes + 1, pv->pv_name, mod, func, name);
+	return ERR_PTR(-ENOMEM);
+}
+
+struct kd_probe *
+kd_probe_attach(struct kd_cstate *cs, const struct kd_prov *pv,
+    uint64_t key, const char *mod, const char *func, const char *name,
+    uint32_t id, uint32_t ecb)
+{
+	uint32_t h = kd_hash(pv, key, mod, func, name);
+	struct kd_probe *kp;
+
+	kp = kd_probe_find(cs, pv, key, mod, func, name, h);
+	if (kp == NULL) {
+		kp = kd_probe_new(cs, pv, key, mod, func, name, id, h);
+		if (IS_ERR(kp))
+			return kp;
+	}
+	if (ecb == KD_ECB_NONE || kp->kp_lastecb == ecb)
+		return kp;
+	if (kd_grow((void **)&cs->cs_pairs, &cs->cs_paircap, cs->cs_npairs,
+	    sizeof (*cs->cs_pairs)) != 0) {
+		kd_cs_msg(cs, "out of memory attaching ECB %u to probe %s:%s:%s:%s",
+		    ecb, pv->pv_name, mod, func, name);
+		return ERR_PTR(-ENOMEM);
+	}
+	cs->cs_pairs[cs->cs_npairs].p_probe = kp->kp_idx;
+	cs->cs_pairs[cs->cs_npairs].p_ecb = ecb;
+	cs->cs_npairs++;
+	kp->kp_necbs++;
+	kp->kp_lastecb = ecb;
+	if (pv == &kd_prov_dtrace && kp->kp_ep.ep_id <= KD_PROBEID_ERROR)
+		cs->cs_dprobes[kp->kp_ep.ep_id - 1] = kp;
+	return kp;
+}
+
+/*
+ * Give the probes from index "fprobe" on their ECB lists, in EPID order
+ * (EPID = pair index + 1), from the pairs from "fpair" on -- which name
+ * only those probes: older probes never gain ECBs.
+ */
+static int
+kd_build_ecbrefs(struct kd_cstate *cs, uint32_t fprobe, uint32_t fpair)
+{
+	struct kd_probe *kp;
+	uint32_t i;
+
+	for (i = fprobe; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		kp->kp_ecbs = kvcalloc(max(kp->kp_necbs, 1U),
+		    sizeof (*kp->kp_ecbs), GFP_KERNEL);
+		if (kp->kp_ecbs == NULL)
+			return -ENOMEM;
+		kp->kp_necbs = 0;
+	}
+	for (i = fpair; i < cs->cs_npairs; i++) {
+		kp = cs->cs_probes[cs->cs_pairs[i].p_probe];
+		kp->kp_ecbs[kp->kp_necbs].er_ecb = cs->cs_pairs[i].p_ecb;
+		kp->kp_ecbs[kp->kp_necbs].er_epid = i + 1;
+		kp->kp_necbs++;
+	}
+	for (i = fprobe; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		kp->kp_ep.ep_ecbs = kp->kp_ecbs;
+		kp->kp_ep.ep_necbs = kp->kp_necbs;
+	}
+	return 0;
+}
+
+/* Match every ECB in program order against every provider. */
+static int
+kd_match(struct kd_cstate *cs, const struct dof_enabling *den)
+{
+	const struct dof_pdesc *pd;
+	uint32_t i, p;
+	int rv, n;
+
+	for (i = 0; i < den->den_necbs; i++) {
+		pd = &den->den_ecbs[i].le_pdesc;
+		for (p = 0, n = 0; p < kd_nprovs; p++) {
+			rv = kd_provs[p]->pv_match(cs, pd, i);
+			if (rv < 0)
+				return rv;
+			n += rv;
+		}
+		if (n != 0)
+			continue;
+		if (!(cs->cs_flags & KIO_EN_ZDEFS)) {
+			cs->cs_badecb = i;
+			kd_cs_msg(cs, "probe description %s:%s:%s:%s does not match any probes",
+			    pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);
+			return -ENOENT;
+		}
+		pr_info("kdt: ECB %u: probe description %s:%s:%s:%s matches no probe\n",
+		    i, pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);
+	}
+	if (cs->cs_npairs == 0 && cs->cs_anon) {
+		kd_cs_msg(cs, "no probe description matched a probe");
+		return -ENOENT;
+	}
+	return kd_build_ecbrefs(cs, 0, 0);
+}
+
+/* ---- buffers ---- */
+
+static uint64_t
+kd_opt(const struct dof_enabling *den, uint32_t opt, uint64_t dflt)
+{
+	uint64_t v = den->den_opts[opt];
+
+	return v == DTRACEOPT_UNSET ? dflt : v;
+}
+
+/*
+ * The policy in force.  An anonymous enabling defaults to ring (the region
+ * is a flight recorder) and has no consumer to switch to, so switch means
+ * fill there; so does a live one in the reserved region (kd_dev.c refuses
+ * switch for it); other live ones default to switch, as dtrace does.
+ */
+static void
+kd_pick_policy(struct kd_cstate *cs, const struct dof_enabling *den)
+{
+	uint64_t v = den->den_opts[DTRACEOPT_BUFPOLICY];
+
+	if (v == DTRACEOPT_BUFPOLICY_RING || v == DTRACEOPT_BUFPOLICY_FILL)
+		cs->cs_policy = (uint32_t)v;
+	else if (cs->cs_anon && v == DTRACEOPT_BUFPOLICY_SWITCH)
+		cs->cs_policy = DTRACEOPT_BUFPOLICY_FILL;
+	else if (cs->cs_anon || cs->cs_inregion)
+		cs->cs_policy = DTRACEOPT_BUFPOLICY_RING;
+	else
+		cs->cs_policy = DTRACEOPT_BUFPOLICY_SWITCH;
+	cs->cs_wpolicy = cs->cs_policy == DTRACEOPT_BUFPOLICY_RING ?
+	    DTRACEOPT_BUFPOLICY_RING : DTRACEOPT_BUFPOLICY_FILL;
+}
+
+/* Publish the probes with ECBs and the EPIDs from "fprobe"/"fpair" on. */
+static int
+kd_publish(struct kd_cstate *cs, uint32_t fprobe, uint32_t fpair)
+{
+	const struct kd_probe *kp;
+	struct kdt_err err;
+	uint32_t i;
+	int rv = 0;
+
+	for (i = fprobe; rv == 0 && i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		if (kp->kp_necbs != 0)
+			rv = rgn_add_probe(cs->cs_region, kp->kp_ep.ep_id,
+			    kp->kp_ep.ep_prov, kp->kp_ep.ep_mod,
+			    kp->kp_ep.ep_func, kp->kp_ep.ep_name, &err);
+	}
+	for (i = fpair; rv == 0 && i < cs->cs_npairs; i++) {
+		kp = cs->cs_probes[cs->cs_pairs[i].p_probe];
+		rv = rgn_add_epid(cs->cs_region, i + 1, kp->kp_ep.ep_id,
+		    cs->cs_pairs[i].p_ecb,
+		    cs->cs_den->den_ecbs[cs->cs_pairs[i].p_ecb].le_size, &err);
+	}
+	if (rv != 0)
+		kd_cs_msg(cs, "%s", err.ke_msg);
+	return rv;
+}
+
+static int
+kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
+{
+	const struct dof_enabling *den = cs->cs_den;
+	uint64_t bufsize = kd_opt(den, DTRACEOPT_BUFSIZE, KD_BUFSIZE_DEFAULT);
+	struct rgn_params p;
+	struct kdt_err err;
+	int rv;
+
+	memset(&p, 0, sizeof (p));
+	p.rp_phys = phys;
+	p.rp_ncpu = cs->cs_ncpu;
+	p.rp_policy = cs->cs_wpolicy;
+	p.rp_probe_cap = cs->cs_nprobes + KD_MOD_HEADROOM;
+	p.rp_epid_cap = cs->cs_npairs + KD_MOD_HEADROOM;
+	p.rp_flags = cs->cs_anon ? RGN_F_ANON : 0;
+	/* The anonymous state's aggregations live in the region too. */
+	if (cs->cs_anon && den->den_naggs != 0)
+		p.rp_aggsize = kd_opt(den, DTRACEOPT_AGGSIZE,
+		    KD_AGGSIZE_DEFAULT);
+	p.rp_kaslr = kd_ksym_kaslr();
+	p.rp_created = ktime_get_real_ns();
+	get_random_bytes(p.rp_bootid, sizeof (p.rp_bootid));
+	p.rp_release = init_uts_ns.name.release;
+	p.rp_dof = den->den_dof;
+	p.rp_dofsz = den->den_dofsz;
+	if (region == NULL) {
+		if (bufsize > KD_BUFSIZE_MAX) {
+			kd_cs_msg(cs, "bufsize %llu exceeds the limit of %llu bytes per CPU",
+			    bufsize, KD_BUFSIZE_MAX);
+			return -E2BIG;
+		}
+		size = rgn_size_for(&p, bufsize);
+		region = vzalloc(size);
+		if (region == NULL) {
+			kd_cs_msg(cs, "cannot allocate %llu bytes of principal buffers (bufsize %llu x %u CPUs)",
+			    size, bufsize, cs->cs_ncpu);
+			return -ENOMEM;
+		}
+		cs->cs_rgn_owned = 1;
+	}
+	cs->cs_region = region;
+	cs->cs_rgnsize = size;
+	rv = rgn_init(region, size, &p, &err);
+	if (rv != 0) {
+		kd_cs_msg(cs, "%s (region at phys 0x%llx)", err.ke_msg, phys);
+		return rv;
+	}
+	cs->cs_rgn_init = 1;
+	return kd_publish(cs, 0, 0);
+}
+
+/* The spare principal buffers of the switch policy, one per CPU. */
+static int
+kd_spares(struct kd_cstate *cs)
+{
+	const struct rgn_hdr *h = cs->cs_region;
+	struct rgn_cpu *rc;
+	uint32_t c;
+
+	if (cs->cs_policy != DTRACEOPT_BUFPOLICY_SWITCH)
+		return 0;
+	cs->cs_bspare = kvcalloc(cs->cs_ncpu, sizeof (*cs->cs_bspare),
+	    GFP_KERNEL);
+	cs->cs_bmem = vzalloc((size_t)cs->cs_ncpu * h->rh_cpu_stride);
+	if (cs->cs_bspare == NULL || cs->cs_bmem == NULL) {
+		kd_cs_msg(cs, "cannot allocate %llu bytes of spare buffers for bufpolicy=switch",
+		    (unsigned long long)cs->cs_ncpu * h->rh_cpu_stride);
+		return -ENOMEM;
+	}
+	for (c = 0; c < cs->cs_ncpu; c++) {
+		rc = (struct rgn_cpu *)((uint8_t *)cs->cs_bmem +
+		    (size_t)c * h->rh_cpu_stride);
+		*rc = *rgn_cpu(cs->cs_region, c);
+		cs->cs_bspare[c] = rc;
+	}
+	return 0;
+}
+
+/* The spare aggregation buffers, one per CPU. */
+static int
+kd_aggspares(struct kd_cstate *cs)
+{
+	struct kdt_err err;
+	uint32_t c;
+
+	if (cs->cs_es->es_cpus[0].ec_agg == NULL || cs->cs_anon)
+		return 0;	/* anonymous: read from the region, whole */
+	cs->cs_aspare = kvcalloc(cs->cs_ncpu, sizeof (*cs->cs_aspare),
+	    GFP_KERNEL);
+	cs->cs_amem = vzalloc((size_t)cs->cs_ncpu * cs->cs_aggsize);
+	if (cs->cs_aspare == NULL || cs->cs_amem == NULL) {
+		kd_cs_msg(cs, "cannot allocate %llu bytes of spare aggregation buffers (aggsize %llu)",
+		    (unsigned long long)cs->cs_ncpu * cs->cs_aggsize,
+		    cs->cs_aggsize);
+		return -ENOMEM;
+	}
+	for (c = 0; c < cs->cs_ncpu; c++) {
+		cs->cs_aspare[c] = (struct agg_buf *)((uint8_t *)cs->cs_amem +
+		    (size_t)c * cs->cs_aggsize);
+		if (agg_buf_init(cs->cs_aspare[c], cs->cs_aggsize, c,
+		    &err) != 0) {
+			kd_cs_msg(cs, "%s", err.ke_msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int
+kd_runner(struct kd_cstate *cs)
+{
+	const struct dof_enabling *den = cs->cs_den;
+	struct ecb_params p;
+	struct kdt_err err;
+	int rv;
+
+	ecb_params_init(&p, den, cs->cs_ncpu);
+	p.ep_policy = cs->cs_wpolicy;
+	if (den->den_opts[DTRACEOPT_AGGSIZE] == DTRACEOPT_UNSET)
+		p.ep_aggsize = KD_AGGSIZE_DEFAULT;
+	if (cs->cs_flags & KIO_EN_DESTRUCTIVE)
+		p.ep_destructive = 1;	/* -w; else the DOF's option */
+	rv = ecb_create(den, &p, &cs->cs_es, &err);
+	if (rv != 0) {
+		kd_cs_msg(cs, "%s", err.ke_msg);
+		return rv;
+	}
+	cs->cs_aggsize = den->den_naggs != 0 ? p.ep_aggsize : 0;
+	ecb_set_region(cs->cs_es, cs->cs_region);
+	if (cs->cs_anon)
+		ecb_set_aggbufs(cs->cs_es, cs->cs_region);
+	if (cs->cs_dprobes[KD_PROBEID_ERROR - 1] != NULL)
+		ecb_set_error_probe(cs->cs_es,
+		    &cs->cs_dprobes[KD_PROBEID_ERROR - 1]->kp_ep);
+	return 0;
+}
+
+/* Arm every provider's probes; they record once cs_active is set. */
+static int
+kd_arm(struct kd_cstate *cs)
+{
+	uint32_t p;
+	int rv;
+
+	for (p = 0; p < kd_nprovs; p++) {
+		rv = kd_provs[p]->pv_enable(cs);
+		if (rv < 0)
+			return rv;
+		cs->cs_nlive += rv;
+	}
+	if (cs->cs_nlive == 0 && cs->cs_npairs != 0) {
+		kd_cs_msg(cs, "none of the %u matched probes could be enabled",
+		    cs->cs_nprobes);
+		return -ENOENT;
+	}
+	if (cs->cs_nfailed != 0)
+		pr_warn("kdt: %u of %u probes could not be enabled\n",
+		    cs->cs_nfailed, cs->cs_nprobes);
+	return 0;
+}
+
+int
+kd_cs_enable(struct kd_cstate *cs, struct dof_enabling *den, uint32_t flags,
+    void *region, uint64_t rgnsize, uint64_t phys)
+{
+	int rv;
+
+	cs->cs_den = den;
+	cs->cs_flags = flags;
+	cs->cs_ncpu = nr_cpu_ids;
+	kd_pick_policy(cs, den);
+	if ((rv = kd_check_actions(cs, den)) != 0 ||
+	    (rv = kd_match(cs, den)) != 0 ||
+	    (rv = kd_region(cs, region, rgnsize, phys)) != 0 ||
+	    (rv = kd_runner(cs)) != 0 ||
+	    (rv = kd_spares(cs)) != 0 ||
+	    (rv = kd_aggspares(cs)) != 0 ||
+	    (rv = kd_arm(cs)) != 0)
+		return rv;
+	cs->cs_phase = KD_PH_ENABLED;
+	rgn_set_state(cs->cs_region, RGN_STATE_ACTIVE);
+	return 0;
+}
+
+/* ---- modules that load and unload while a state is enabled ---- */
+
+void
+kd_cs_register(struct kd_cstate *cs)
+{
+	mutex_lock(&kd_states_lock);
+	list_add_tail(&cs->cs_link, &kd_states);
+	mutex_unlock(&kd_states_lock);
+}
+
+/* Match module "mod", coming, against every ECB; arm what it adds. */
+static void
+kd_cs_mod_coming(struct kd_cstate *cs, struct module *mod)
+{
+	uint32_t fprobe = cs->cs_nprobes, fpair = cs->cs_npairs, i, p;
+	const struct dof_pdesc *pd;
+	int rv = 0, n = 0;
+
+	for (i = 0; rv >= 0 && i < cs->cs_den->den_necbs; i++) {
+		pd = &cs->cs_den->den_ecbs[i].le_pdesc;
+		for (p = 0; rv >= 0 && p < kd_nprovs; p++)
+			if (kd_provs[p]->pv_match_mod != NULL)
+				rv = kd_provs[p]->pv_match_mod(cs, pd, i, mod);
+	}
+	if (cs->cs_npairs == fpair)
+		return;
+	if (rv >= 0)
+		rv = kd_build_ecbrefs(cs, fprobe, fpair);
+	if (rv >= 0)
+		rv = kd_publish(cs, fprobe, fpair);
+	if (rv < 0) {
+		pr_warn("kdt: module %s: its %u new probes are not enabled: %s\n",
+		    mod->name, cs->cs_nprobes - fprobe, cs->cs_msg);
+		return;
+	}
+	for (p = 0; p < kd_nprovs; p++)
+		if (kd_provs[p]->pv_arm != NULL)
+			n += kd_provs[p]->pv_arm(cs, fprobe);
+	cs->cs_nlive += n;
+	pr_info("kdt: module %s: %d of %u new probes enabled\n", mod->name, n,
+	    cs->cs_nprobes - fprobe);
+}
+
+static int
+kd_mod_notify(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct module *mod = data;
+	struct kd_cstate *cs;
+	uint32_t p;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&kd_states_lock);
+	list_for_each_entry(cs, &kd_states, cs_link) {
+		mutex_lock(&cs->cs_lock);
+		if (cs->cs_phase == KD_PH_ENABLED || cs->cs_phase == KD_PH_GO) {
+			if (val == MODULE_STATE_COMING)
+				kd_cs_mod_coming(cs, mod);
+			else
+				for (p = 0; p < kd_nprovs; p++)
+					if (kd_provs[p]->pv_mod_gone != NULL)
+						kd_provs[p]->pv_mod_gone(cs,
+						    mod);
+		}
+		mutex_unlock(&cs->cs_lock);
+	}
+	mutex_unlock(&kd_states_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kd_mod_nb = {
+	.notifier_call = kd_mod_notify,
+};
+
+int
+kd_mod_init(void)
+{
+	return register_module_notifier(&kd_mod_nb);
+}
+
+void
+kd_mod_exit(void)
+{
+	unregister_module_notifier(&kd_mod_nb);
+}
+
+int
+kd_cs_go(struct kd_cstate *cs)
+{
+	struct ecb_state *es = cs->cs_es;
+
+	if (cs->cs_phase != KD_PH_ENABLED)
+		return -EINVAL;
+	if (cs->cs_dprobes[KD_PROBEID_BEGIN - 1] != NULL)
+		kd_fire_state(cs->cs_dprobes[KD_PROBEID_BEGIN - 1]);
+	if (READ_ONCE(es->es_state) == ECB_ST_WARMUP)
+		ecb_set_state(es, ECB_ST_ACTIVE);
+	smp_wmb();
+	WRITE_ONCE(cs->cs_active, 1);
+	cs->cs_phase = KD_PH_GO;
+	return 0;
+}
+
+void
+kd_cs_stop(struct kd_cstate *cs)
+{
+	uint32_t p;
+
+	if (cs->cs_phase == KD_PH_STOPPED)
+		return;
+	if (cs->cs_es != NULL && cs->cs_phase >= KD_PH_ENABLED) {
+		ecb_set_state(cs->cs_es, ECB_ST_COOLDOWN);
+		if (cs->cs_phase == KD_PH_GO &&
+		    cs->cs_dprobes[KD_PROBEID_END - 1] != NULL)
+			kd_fire_state(cs->cs_dprobes[KD_PROBEID_END - 1]);
+		ecb_set_state(cs->cs_es, ECB_ST_STOPPED);
+	}
+	WRITE_ONCE(cs->cs_active, 0);
+	for (p = 0; p < kd_nprovs; p++)
+		kd_provs[p]->pv_disable(cs);
+	if (cs->cs_rgn_init)
+		rgn_set_state(cs->cs_region, RGN_STATE_STOPPED);
+	cs->cs_phase = KD_PH_STOPPED;
+}
+
+void
+kd_cs_free(struct kd_cstate *cs)
+{
+	uint32_t i;
+
+	if (cs == NULL)
+		return;
+	if (!list_empty(&cs->cs_link)) {
+		mutex_lock(&kd_states_lock);
+		list_del_init(&cs->cs_link);
+		mutex_unlock(&kd_states_lock);
+	}
+	kd_cs_stop(cs);
+	for (i = 0; i < kd_nprovs; i++)
+		kd_provs[i]->pv_free(cs);
+	for (i = 0; i < cs->cs_nprobes; i++) {
+		kvfree(cs->cs_probes[i]->kp_ecbs);
+		kfree(cs->cs_probes[i]);
+	}
+	kvfree(cs->cs_probes);
+	kvfree(cs->cs_pairs);
+	kvfree(cs->cs_hash);
+	ecb_destroy(cs->cs_es);
+	if (cs->cs_rgn_owned)
+		vfree(cs->cs_region);
+	vfree(cs->cs_bmem);
+	kvfree(cs->cs_bspare);
+	vfree(cs->cs_amem);
+	kvfree(cs->cs_aspare);
+	if (cs->cs_den != NULL)
+		dof_free(cs->cs_den);
+	kfree(cs);
+}
+
+/* ---- snapshots ---- */
+
+struct kd_switch {
+	struct kd_cstate *sw_cs;
+	uint32_t	sw_cpu;
+	void		*sw_old;
+};
+
+/* On CPU sw_cpu, interrupts off: the spare becomes the active buffer. */
+static void
+kd_switch_buf(void *arg)
+{
+	struct kd_switch *sw = arg;
+	struct ecb_cpu *ec = &sw->sw_cs->cs_es->es_cpus[sw->sw_cpu];
+	struct rgn_cpu *cur = ec->ec_rc, *nb = sw->sw_cs->cs_bspare[sw->sw_cpu];
+
+	nb->rc_head = nb->rc_reserve = nb->rc_tail = cur->rc_head;
+	nb->rc_drops = cur->rc_drops;
+	nb->rc_errors = cur->rc_errors;
+	ec->ec_rc = nb;
+	sw->sw_old = cur;
+}
+
+static void
+kd_switch_agg(void *arg)
+{
+	struct kd_switch *sw = arg;
+	struct ecb_cpu *ec = &sw->sw_cs->cs_es->es_cpus[sw->sw_cpu];
+	struct agg_buf *cur = ec->ec_agg, *nb = sw->sw_cs->cs_aspare[sw->sw_cpu];
+
+	nb->ab_drops = cur->ab_drops;
+	ec->ec_agg = nb;
+	sw->sw_old = cur;
+}
+
+/* Run "fn" on sw->sw_cpu with interrupts off (there if it is online). */
+static void
+kd_on_cpu(struct kd_switch *sw, smp_call_func_t fn)
+{
+	unsigned long flags;
+
+	cpus_read_lock();
+	if (!cpu_online(sw->sw_cpu) ||
+	    smp_call_function_single(sw->sw_cpu, fn, sw, 1) != 0) {
+		/* Offline: nothing runs there, so no writer can race. */
+		local_irq_save(flags);
+		fn(sw);
+		local_irq_restore(flags);
+	}
+	cpus_read_unlock();
+}
+
+/* Copy the records [rc_tail, rc_head) of "rc" into the consumer's slot. */
+static int
+kd_copy_buf(const struct rgn_cpu *rc, uint8_t __user *ubuf, uint64_t *used)
+{
+	const uint8_t *data = (const uint8_t *)rc + RGN_CPU_HDRSIZE;
+	uint64_t t = rc->rc_tail, h = rc->rc_head, off, n;
+
+	if (h < t || h - t > rc->rc_size)
+		return -EIO;	/* cannot happen: rgn_write.c keeps them */
+	if (copy_to_user(ubuf, rc, RGN_CPU_HDRSIZE) != 0)
+		return -EFAULT;
+	*used = RGN_CPU_HDRSIZE;
+	while (t < h) {
+		off = t % rc->rc_size;
+		n = min(h - t, rc->rc_size - off);
+		if (copy_to_user(ubuf + RGN_CPU_HDRSIZE + off, data + off, n))
+			return -EFAULT;
+		*used += n;
+		t += n;
+	}
+	return 0;
+}
+
+static int
+kd_snap_buf(struct kd_cstate *cs, struct kio_snap *ks)
+{
+	const struct rgn_hdr *h = cs->cs_region;
+	struct kd_switch sw = { cs, ks->ks_cpu, NULL };
+	int rv;
+
+	ks->ks_used = 0;
+	if (ks->ks_len < RGN_CPU_HDRSIZE + h->rh_bufsize)
+		return -EINVAL;
+	if (cs->cs_phase == KD_PH_STOPPED)
+		return kd_copy_buf(cs->cs_es->es_cpus[ks->ks_cpu].ec_rc,
+		    u64_to_user_ptr(ks->ks_buf), &ks->ks_used);
+	if (cs->cs_policy != DTRACEOPT_BUFPOLICY_SWITCH)
+		return 0;
+	kd_on_cpu(&sw, kd_switch_buf);
+	rv = kd_copy_buf(sw.sw_old, u64_to_user_ptr(ks->ks_buf),
+	    &ks->ks_used);
+	cs->cs_bspare[ks->ks_cpu] = sw.sw_old;
+	return rv;
+}
+
+static int
+kd_snap_agg(struct kd_cstate *cs, struct kio_snap *ks)
+{
+	struct kd_switch sw = { cs, ks->ks_cpu, NULL };
+	struct agg_buf *ab;
+	uint64_t n;
+	int rv = 0;
+
+	ks->ks_used = 0;
+	if (cs->cs_aspare == NULL)
+		return -ENOENT;
+	if (ks->ks_len < cs->cs_aggsize)
+		return -EINVAL;
+	kd_on_cpu(&sw, kd_switch_agg);
+	ab = sw.sw_old;
+	n = ab->ab_heap_off + ab->ab_heap_used;
+	if (n > cs->cs_aggsize)
+		rv = -EIO;	/* cannot happen: agg.c keeps it */
+	else if (copy_to_user(u64_to_user_ptr(ks->ks_buf), ab, n) != 0)
+		rv = -EFAULT;
+	else
+		ks->ks_used = n;
+	agg_buf_reset(ab);
+	cs->cs_aspare[ks->ks_cpu] = ab;
+	return rv;
+}
+
+int
+kd_cs_snap(struct kd_cstate *cs, struct kio_snap *ks)
+{
+	if (cs->cs_phase < KD_PH_ENABLED || cs->cs_es == NULL)
+		return -EINVAL;
+	if (ks->ks_cpu >= cs->cs_ncpu)
+		return -EINVAL;
+	switch (ks->ks_what) {
+	case KIO_SNAP_BUF:
+		return kd_snap_buf(cs, ks);
+	case KIO_SNAP_AGG:
+		return kd_snap_agg(cs, ks);
+	default:
+		return -EINVAL;
+	}
+}
+
+void
+kd_cs_status(struct kd_cstate *cs, struct kio_status *st)
+{
+	const struct ecb_state *es = cs->cs_es;
+	const struct ecb_cpu *ec;
+	uint32_t c, p;
+
+	memset(st, 0, sizeof (*st));
+	st->kst_ncpu = cs->cs_ncpu;
+	if (es == NULL)
+		return;
+	st->kst_state = READ_ONCE(es->es_state);
+	st->kst_exited = READ_ONCE(es->es_exited);
+	st->kst_status = READ_ONCE(es->es_status);
+	for (c = 0; c < cs->cs_ncpu; c++) {
+		ec = &es->es_cpus[c];
+		st->kst_drops += READ_ONCE(ec->ec_rc->rc_drops);
+		if (ec->ec_agg != NULL)
+			st->kst_aggdrops += READ_ONCE(ec->ec_agg->ab_drops);
+		st->kst_specdrops += READ_ONCE(ec->ec_spec.sc_drops);
+		st->kst_specbusy += READ_ONCE(ec->ec_spec.sc_busy);
+		st->kst_specunavail += READ_ONCE(ec->ec_spec.sc_unavail);
+		st->kst_dblerrors += READ_ONCE(ec->ec_dblerrors);
+		st->kst_errors += READ_ONCE(ec->ec_errors);
+	}
+	st->kst_dyndrops = ecb_dyndrops(es);
+	st->kst_missed = atomic64_read(&cs->cs_missed);
+	for (p = 0; p < kd_nprovs; p++)
+		if (kd_provs[p]->pv_missed != NULL)
+			st->kst_missed += kd_provs[p]->pv_missed(cs);
+}
+
+/* ---- listing ---- */
+
+int
+kd_cs_list(struct kio_list *kl, void __user *ubuf)
+{
+	struct dof_pdesc pd;
+	struct kd_cstate *cs;
+	struct rgn_probe rp;
+	struct kd_probe *kp;
+	uint32_t i;
+	int rv = 0;
+
+	memset(&pd, 0, sizeof (pd));
+	strscpy(pd.lp_prov, kl->kl_prov, sizeof (pd.lp_prov));
+	strscpy(pd.lp_mod, kl->kl_mod, sizeof (pd.lp_mod));
+	strscpy(pd.lp_func, kl->kl_func, sizeof (pd.lp_func));
+	strscpy(pd.lp_name, kl->kl_name, sizeof (pd.lp_name));
+	if ((cs = kd_cs_new()) == NULL)
+		return -ENOMEM;
+	cs->cs_list = 1;
+	if (kd_ksym_init() != 0)
+		pr_warn("kdt: kernel symbols unavailable: fbt lists nothing\n");
+	for (i = 0; rv >= 0 && i < kd_nprovs; i++)
+		rv = kd_provs[i]->pv_match(cs, &pd, KD_ECB_NONE);
+	kl->kl_count = cs->cs_nprobes;
+	for (i = 0; rv >= 0 && i < cs->cs_nprobes && i < kl->kl_cap; i++) {
+		kp = cs->cs_probes[i];
+		memset(&rp, 0, sizeof (rp));
+		rp.rp_id = kp->kp_ep.ep_id;
+		strscpy(rp.rp_prov, kp->kp_ep.ep_prov, sizeof (rp.rp_prov));
+		strscpy(rp.rp_mod, kp->kp_ep.ep_mod, sizeof (rp.rp_mod));
+		strscpy(rp.rp_func, kp->kp_ep.ep_func, sizeof (rp.rp_func));
+		strscpy(rp.rp_name, kp->kp_ep.ep_name, sizeof (rp.rp_name));
+		if (copy_to_user((uint8_t __user *)ubuf + (size_t)i * sizeof (rp),
+		    &rp, sizeof (rp)) != 0)
+			rv = -EFAULT;
+	}
+	kd_cs_free(cs);
+	return rv < 0 ? rv : 0;
+}

@@ -1,0 +1,414 @@
+/*
+ * kd_sdt.c -- the sdt provider: one probe per kernel tracepoint.
+ *
+ * Probes are sdt:<system>::<event>, e.g. sdt:sched::sched_switch or
+ * sdt:irq::irq_handler_entry: the module part is the trace event system
+ * the tracepoint belongs to, the function part is empty, the name is the
+ * tracepoint's name.  Only core-kernel tracepoints are provided for now
+ * (for_each_kernel_tracepoint()); those of modules, loaded before or
+ * after the enabling, are not.  sys_enter and sys_exit are tracepoints
+ * like the others and appear as sdt:raw_syscalls::sys_enter/sys_exit.
+ *
+ * The system.  struct tracepoint does not know its system; ftrace's event
+ * list does.  Each struct trace_event_call on the list "ftrace_events"
+ * (not exported: found with kd_ksym_lookup(), as is "event_mutex", which
+ * guards the list) that has TRACE_EVENT_FL_TRACEPOINT set points at its
+ * tracepoint and names the system in class->system.  kd_sdt_state()
+ * walks the list once per state, under event_mutex, and gives every core
+ * tracepoint the system of its event, or "kernel" when it has none (bare
+ * DECLARE_TRACE tracepoints such as sched_update_nr_running_tp) or the
+ * list cannot be found.  The system strings and the tracepoints belong to
+ * the core kernel, so they outlive every state.
+ *
+ * The argument count.  A tracepoint calls its probes as probe(data, a0,
+ * a1, ...) with the arguments of its prototype, and the prototype is not
+ * in struct tracepoint either.  BPF's raw-tracepoint table (the section
+ * between __start__bpf_raw_tp and __stop__bpf_raw_tp, struct
+ * bpf_raw_event_map) has one entry per core tracepoint with num_args;
+ * kd_sdt_state() reads it the same way.  The count matters because on
+ * x86-64 a0..a4 travel in registers (rsi, rdx, rcx, r8, r9; data is in
+ * rdi) but a5 and later on the stack: a handler that declares more
+ * parameters than the caller passed reads past the caller's frame, and
+ * a tracepoint fired near the top of an IRQ stack (irq_handler_entry)
+ * makes that read fault.  So there is one handler per arity:
+ * kd_sdt_fire5() for prototypes of up to five arguments (registers only;
+ * it zeroes the arguments beyond the count), kd_sdt_fire6() ..
+ * kd_sdt_fire10() for longer ones, which read exactly what was passed
+ * (a prototype of more than DIF_NARGS = 10 arguments loses the rest).  A
+ * tracepoint missing from the table gets kd_sdt_fire5() with all five
+ * register arguments: those beyond its prototype are then undefined
+ * (whatever the registers held), and a5.. are 0.  Arguments narrower
+ * than 64 bits have unspecified upper bits (in practice zero-extended:
+ * a negative int arrives as 0x00000000ffffffff..).
+ *
+ * Probe creation order is tracepoint iteration order; kp_key is the
+ * tracepoint's index in that order.  kp_u.u_word[0] holds the struct
+ * tracepoint, u_word[1] 1 while our handler is registered on it,
+ * u_word[2] the argument count the handler uses.  pv_enable registers
+ * the handler for the count on each probe's tracepoint with the probe as
+ * its data; pv_disable unregisters every handler, then waits once with
+ * tracepoint_synchronize_unregister() for any still running.
+ */
+#include <linux/tracepoint.h>
+#include <linux/trace_events.h>
+#include <linux/bsearch.h>
+#include <linux/string.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/mm.h>
+
+#include "kd_impl.h"
+
+#define KD_SDT_NFAILLOG	4	/* registration failures logged per state */
+#define KD_SDT_NREGARGS	5	/* tracepoint arguments in registers */
+
+/* One core-kernel tracepoint, its system and its argument count. */
+struct kd_sdt_tp {
+	struct tracepoint *st_tp;
+	const char	*st_system;
+	uint32_t	st_nargs;	/* KD_SDT_NREGARGS if unknown */
+};
+
+/* Per state (cs_pdata[4]): the core tracepoints in iteration order. */
+struct kd_sdt_state {
+	uint32_t	ss_n;
+	uint32_t	ss_cap;
+	struct kd_sdt_tp ss_tps[];
+};
+
+/* Sort and search entry: a tracepoint and its index in ss_tps. */
+struct kd_sdt_idx {
+	struct tracepoint *si_tp;
+	uint32_t	si_i;
+};
+
+static void
+kd_sdt_count(struct tracepoint *tp, void *arg)
+{
+	(*(uint32_t *)arg)++;
+}
+
+static void
+kd_sdt_collect(struct tracepoint *tp, void *arg)
+{
+	struct kd_sdt_state *ss = arg;
+
+	if (ss->ss_n == ss->ss_cap)
+		return;
+	ss->ss_tps[ss->ss_n].st_tp = tp;
+	ss->ss_tps[ss->ss_n].st_system = "kernel";
+	ss->ss_tps[ss->ss_n].st_nargs = KD_SDT_NREGARGS;
+	ss->ss_n++;
+}
+
+static int
+kd_sdt_idx_cmp(const void *a, const void *b)
+{
+	const struct kd_sdt_idx *x = a, *y = b;
+
+	if (x->si_tp == y->si_tp)
+		return 0;
+	return (uintptr_t)x->si_tp < (uintptr_t)y->si_tp ? -1 : 1;
+}
+
+static const struct kd_sdt_idx *
+kd_sdt_find(const struct kd_sdt_state *ss, const struct kd_sdt_idx *idx,
+    struct tracepoint *tp)
+{
+	struct kd_sdt_idx key = { .si_tp = tp };
+
+	return bsearch(&key, idx, ss->ss_n, sizeof (*idx), kd_sdt_idx_cmp);
+}
+
+/* Give each tracepoint of "ss" its event's system. */
+static void
+kd_sdt_systems(struct kd_sdt_state *ss, const struct kd_sdt_idx *idx)
+{
+	struct trace_event_call *call;
+	const struct kd_sdt_idx *hit;
+	struct list_head *events;
+	struct mutex *lock;
+
+	events = (struct list_head *)kd_ksym_lookup("ftrace_events");
+	lock = (struct mutex *)kd_ksym_lookup("event_mutex");
+	if (events == NULL || lock == NULL) {
+		pr_warn("kdt: sdt: kernel symbols ftrace_events and event_mutex not found; every sdt probe is in module \"kernel\"\n");
+		return;
+	}
+	mutex_lock(lock);
+	list_for_each_entry(call, events, list) {
+		if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||
+		    call->tp == NULL || call->class == NULL ||
+		    call->class->system == NULL)
+			continue;
+		hit = kd_sdt_find(ss, idx, call->tp);
+		if (hit != NULL)
+			ss->ss_tps[hit->si_i].st_system = call->class->system;
+	}
+	mutex_unlock(lock);
+}
+
+/* Give each tracepoint of "ss" its argument count from BPF's table. */
+static void
+kd_sdt_nargs(struct kd_sdt_state *ss, const struct kd_sdt_idx *idx)
+{
+	const struct bpf_raw_event_map *m, *end;
+	const struct kd_sdt_idx *hit;
+	uint32_t n = 0;
+
+	m = (const struct bpf_raw_event_map *)
+	    kd_ksym_lookup("__start__bpf_raw_tp");
+	end = (const struct bpf_raw_event_map *)
+	    kd_ksym_lookup("__stop__bpf_raw_tp");
+	for (; m != NULL && end != NULL && m < end; m++) {
+		hit = kd_sdt_find(ss, idx, m->tp);
+		if (hit == NULL)
+			continue;
+		ss->ss_tps[hit->si_i].st_nargs = m->num_args;
+		n++;
+	}
+	if (n != ss->ss_n)
+		pr_warn("kdt: sdt: %u of %u kernel tracepoints have no argument count (BPF raw tracepoint table); they get %u arguments, those beyond their prototype undefined\n",
+		    ss->ss_n - n, ss->ss_n, KD_SDT_NREGARGS);
+}
+
+/* Name the system and count the arguments of every tracepoint of "ss". */
+static void
+kd_sdt_describe(struct kd_sdt_state *ss)
+{
+	struct kd_sdt_idx *idx;
+	uint32_t i;
+
+	idx = kvmalloc_array(max(ss->ss_n, 1U), sizeof (*idx), GFP_KERNEL);
+	if (idx == NULL) {
+		pr_warn("kdt: sdt: cannot allocate %u index entries; every sdt probe is in module \"kernel\" with %u arguments\n",
+		    ss->ss_n, KD_SDT_NREGARGS);
+		return;
+	}
+	for (i = 0; i < ss->ss_n; i++) {
+		idx[i].si_tp = ss->ss_tps[i].st_tp;
+		idx[i].si_i = i;
+	}
+	sort(idx, ss->ss_n, sizeof (*idx), kd_sdt_idx_cmp, NULL);
+	kd_sdt_systems(ss, idx);
+	kd_sdt_nargs(ss, idx);
+	kvfree(idx);
+}
+
+/* The state's tracepoint table, built on first use; NULL: -ENOMEM. */
+static struct kd_sdt_state *
+kd_sdt_state(struct kd_cstate *cs)
+{
+	struct kd_sdt_state *ss = cs->cs_pdata[kd_prov_sdt.pv_id];
+	uint32_t n = 0;
+
+	if (ss != NULL)
+		return ss;
+	for_each_kernel_tracepoint(kd_sdt_count, &n);
+	ss = kvzalloc(struct_size(ss, ss_tps, n), GFP_KERNEL);
+	if (ss == NULL) {
+		kd_cs_msg(cs, "sdt provider: cannot allocate the table of %u kernel tracepoints",
+		    n);
+		return NULL;
+	}
+	ss->ss_cap = n;
+	for_each_kernel_tracepoint(kd_sdt_collect, ss);
+	kd_sdt_describe(ss);
+	cs->cs_pdata[kd_prov_sdt.pv_id] = ss;
+	return ss;
+}
+
+/* Setup context, cs_lock held. */
+static int
+kd_sdt_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
+    uint32_t ecb)
+{
+	const struct kd_sdt_tp *st;
+	struct kd_sdt_state *ss;
+	struct kd_probe *kp;
+	uint32_t i;
+	int n = 0;
+
+	if (!kd_part_match(pd->lp_prov, kd_prov_sdt.pv_name) ||
+	    !kd_part_match(pd->lp_func, ""))
+		return 0;
+	if ((ss = kd_sdt_state(cs)) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < ss->ss_n; i++) {
+		st = &ss->ss_tps[i];
+		if (!kd_part_match(pd->lp_mod, st->st_system) ||
+		    !kd_part_match(pd->lp_name, st->st_tp->name))
+			continue;
+		kp = kd_probe_attach(cs, &kd_prov_sdt, i, st->st_system, "",
+		    st->st_tp->name, 0, ecb);
+		if (IS_ERR(kp))
+			return PTR_ERR(kp);
+		kp->kp_u.u_word[0] = (uintptr_t)st->st_tp;
+		kp->kp_u.u_word[2] = st->st_nargs;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The tracepoint probes, one per arity: data is the struct kd_probe, a0..
+ * the tracepoint's arguments.  kd_sdt_fire5() serves prototypes of up to
+ * five arguments and zeroes those beyond kp_u.u_word[2].
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+static void
+kd_sdt_fire5(void *data, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+    uint64_t a4)
+{
+	struct kd_probe *kp = data;
+	uint64_t args[DIF_NARGS] = { a0, a1, a2, a3, a4 };
+	uint32_t i;
+
+	for (i = kp->kp_u.u_word[2]; i < KD_SDT_NREGARGS; i++)
+		args[i] = 0;
+	kd_fire(kp, args, 0);
+}
+
+static void
+kd_sdt_fire6(void *data, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+    uint64_t a4, uint64_t a5)
+{
+	uint64_t args[DIF_NARGS] = { a0, a1, a2, a3, a4, a5 };
+
+	kd_fire(data, args, 0);
+}
+
+static void
+kd_sdt_fire7(void *data, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+    uint64_t a4, uint64_t a5, uint64_t a6)
+{
+	uint64_t args[DIF_NARGS] = { a0, a1, a2, a3, a4, a5, a6 };
+
+	kd_fire(data, args, 0);
+}
+
+static void
+kd_sdt_fire8(void *data, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+    uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7)
+{
+	uint64_t args[DIF_NARGS] = { a0, a1, a2, a3, a4, a5, a6, a7 };
+
+	kd_fire(data, args, 0);
+}
+
+static void
+kd_sdt_fire9(void *data, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+    uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+{
+	uint64_t args[DIF_NARGS] = { a0, a1, a2, a3, a4, a5, a6, a7, a8 };
+
+	kd_fire(data, args, 0);
+}
+
+static void
+kd_sdt_fire10(void *data, uint64_t a0, uint64_t a1, uint64_t a2,
+    uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+    uint64_t a8, uint64_t a9)
+{
+	uint64_t args[DIF_NARGS] = { a0, a1, a2, a3, a4, a5, a6, a7, a8,
+	    a9 };
+
+	kd_fire(data, args, 0);
+}
+
+/* The handler for a probe's argument count (DIF_NARGS at most). */
+static void *
+kd_sdt_handler(const struct kd_probe *kp)
+{
+	switch (kp->kp_u.u_word[2]) {
+	case 0: case 1: case 2: case 3: case 4: case 5:
+		return kd_sdt_fire5;
+	case 6:
+		return kd_sdt_fire6;
+	case 7:
+		return kd_sdt_fire7;
+	case 8:
+		return kd_sdt_fire8;
+	case 9:
+		return kd_sdt_fire9;
+	default:
+		return kd_sdt_fire10;
+	}
+}
+
+static struct tracepoint *
+kd_sdt_tp(const struct kd_probe *kp)
+{
+	return (struct tracepoint *)(uintptr_t)kp->kp_u.u_word[0];
+}
+
+/* Setup context, cs_lock held. */
+static int
+kd_sdt_enable(struct kd_cstate *cs)
+{
+	struct kd_probe *kp;
+	uint32_t i, nprobes = 0;
+	int rv, armed = 0, err = 0;
+
+	for (i = 0; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		if (kp == NULL || kp->kp_prov != &kd_prov_sdt ||
+		    kp->kp_u.u_word[1] != 0)
+			continue;
+		nprobes++;
+		rv = tracepoint_probe_register(kd_sdt_tp(kp),
+		    kd_sdt_handler(kp), kp);
+		if (rv == 0) {
+			kp->kp_u.u_word[1] = 1;
+			kp->kp_live = 1;
+			armed++;
+			continue;
+		}
+		err = rv;
+		if (cs->cs_nfailed++ < KD_SDT_NFAILLOG)
+			kd_cs_msg(cs, "sdt:%s::%s (probe %u) not enabled: tracepoint registration error %d",
+			    kp->kp_ep.ep_mod, kp->kp_ep.ep_name,
+			    kp->kp_ep.ep_id, rv);
+	}
+	return nprobes != 0 && armed == 0 ? err : armed;
+}
+
+/* Setup context; when it returns no handler of "cs" runs. */
+static void
+kd_sdt_disable(struct kd_cstate *cs)
+{
+	struct kd_probe *kp;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		if (kp == NULL || kp->kp_prov != &kd_prov_sdt ||
+		    kp->kp_u.u_word[1] == 0)
+			continue;
+		tracepoint_probe_unregister(kd_sdt_tp(kp), kd_sdt_handler(kp),
+		    kp);
+		kp->kp_u.u_word[1] = 0;
+		kp->kp_live = 0;
+		n++;
+	}
+	if (n != 0)
+		tracepoint_synchronize_unregister();
+}
+
+static void
+kd_sdt_free(struct kd_cstate *cs)
+{
+	kd_sdt_disable(cs);	/* a no-op after pv_disable */
+	kvfree(cs->cs_pdata[kd_prov_sdt.pv_id]);
+	cs->cs_pdata[kd_prov_sdt.pv_id] = NULL;
+}
+
+const struct kd_prov kd_prov_sdt = {
+	.pv_name	= "sdt",
+	.pv_id		= 4,
+	.pv_match	= kd_sdt_match,
+	.pv_enable	= kd_sdt_enable,
+	.pv_disable	= kd_sdt_disable,
+	.pv_free	= kd_sdt_free,
+};
