@@ -66,7 +66,7 @@ static DEFINE_MUTEX(kd_states_lock);
 
 const struct kd_prov *const kd_provs[] = {
 	&kd_prov_dtrace, &kd_prov_fbt, &kd_prov_kinst, &kd_prov_profile,
-	&kd_prov_syscall, &kd_prov_sdt, &kd_prov_pid,
+	&kd_prov_syscall, &kd_prov_sdt, &kd_prov_pid, &kd_prov_proc,
 };
 const uint32_t kd_nprovs = ARRAY_SIZE(kd_provs);
 

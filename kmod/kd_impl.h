@@ -39,6 +39,7 @@
  *	kd_fbt.c    fbt entry (kprobe) and return (kretprobe)
  *	kd_kinst.c  kinst: any instruction (kprobe)
  *	kd_pid.c    pid and USDT: user-space probes (uprobes)
+ *	kd_proc.c   proc, sched, lockstat on their Linux hooks
  *	kd_prof.c   profile-N and tick-N (per-CPU hrtimers)
  *	kd_sys.c    syscall entry/return (raw_syscalls tracepoints)
  *	kd_sdt.c    sdt: every kernel tracepoint
@@ -121,6 +122,7 @@ extern const struct kd_prov kd_prov_dtrace;
 extern const struct kd_prov kd_prov_fbt;
 extern const struct kd_prov kd_prov_kinst;
 extern const struct kd_prov kd_prov_pid;
+extern const struct kd_prov kd_prov_proc;
 extern const struct kd_prov kd_prov_profile;
 extern const struct kd_prov kd_prov_syscall;
 extern const struct kd_prov kd_prov_sdt;
