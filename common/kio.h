@@ -232,8 +232,21 @@ struct kio_status {
 	uint64_t	kst_missed;	/* firings the kernel could not hand
 					   to kdt (kretprobe instances
 					   exhausted, re-entry): drops too */
-	uint64_t	kst_pad[3];
+	uint64_t	kst_flags;	/* KIO_ST_* */
+	uint64_t	kst_pad[2];
 };
+
+/*
+ * The deadman: a live state whose consumer has not been heard from (any
+ * ioctl) for KIO_DEADMAN_SEC while the kernel still runs its timers --
+ * the consumer is starved, typically by the probe effect itself -- is
+ * stopped: its probes stop recording at once (STOPPED), kdt.ko logs it,
+ * and KIO_STATUS sets KIO_ST_DEADMAN.  dtrace reports this as "Abort due
+ * to systemic unresponsiveness".  The anonymous state has no consumer to
+ * wait for and no deadman.
+ */
+#define KIO_DEADMAN_SEC		30
+#define KIO_ST_DEADMAN		0x1
 
 _Static_assert(sizeof (struct kio_status) == 112, "kio_status");
 

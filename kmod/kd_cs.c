@@ -70,6 +70,31 @@ const struct kd_prov *const kd_provs[] = {
 };
 const uint32_t kd_nprovs = ARRAY_SIZE(kd_provs);
 
+/*
+ * The deadman (kio.h): runs every second while a live state records.
+ * It takes no lock: it only stops recording (the probe side checks
+ * cs_active and the ECB state); the consumer's next ioctl learns why.
+ */
+static void
+kd_deadman(struct work_struct *w)
+{
+	struct kd_cstate *cs = container_of(to_delayed_work(w),
+	    struct kd_cstate, cs_deadman);
+
+	if (!READ_ONCE(cs->cs_active))
+		return;
+	if (time_after(jiffies, READ_ONCE(cs->cs_heard) +
+	    KIO_DEADMAN_SEC * HZ)) {
+		WRITE_ONCE(cs->cs_active, 0);
+		ecb_set_state(cs->cs_es, ECB_ST_STOPPED);
+		WRITE_ONCE(cs->cs_deadman_hit, 1);
+		pr_warn("kdt: a consumer was not heard from for %u s: its tracing is stopped (deadman)\n",
+		    KIO_DEADMAN_SEC);
+		return;
+	}
+	schedule_delayed_work(&cs->cs_deadman, HZ);
+}
+
 struct kd_cstate *
 kd_cs_new(void)
 {
@@ -85,6 +110,7 @@ kd_cs_new(void)
 	}
 	mutex_init(&cs->cs_lock);
 	INIT_LIST_HEAD(&cs->cs_link);
+	INIT_DELAYED_WORK(&cs->cs_deadman, kd_deadman);
 	cs->cs_nextid = KD_PROBEID_FIRST;
 	atomic64_set(&cs->cs_missed, 0);
 	return cs;
@@ -654,6 +680,11 @@ kd_cs_go(struct kd_cstate *cs)
 	smp_wmb();
 	WRITE_ONCE(cs->cs_active, 1);
 	cs->cs_phase = KD_PH_GO;
+	if (!cs->cs_anon) {
+		cs->cs_heard = jiffies;
+		cs->cs_deadman_on = 1;
+		schedule_delayed_work(&cs->cs_deadman, HZ);
+	}
 	return 0;
 }
 
@@ -664,6 +695,18 @@ kd_cs_stop(struct kd_cstate *cs)
 
 	if (cs->cs_phase == KD_PH_STOPPED)
 		return;
+	if (cs->cs_deadman_on) {
+		cancel_delayed_work_sync(&cs->cs_deadman);
+		cs->cs_deadman_on = 0;
+	}
+	if (cs->cs_deadman_hit) {
+		/* Stopped already; END would record after the fact. */
+		WRITE_ONCE(cs->cs_active, 0);
+		for (p = 0; p < kd_nprovs; p++)
+			kd_provs[p]->pv_disable(cs);
+		cs->cs_phase = KD_PH_STOPPED;
+		return;
+	}
 	if (cs->cs_es != NULL && cs->cs_phase >= KD_PH_ENABLED) {
 		ecb_set_state(cs->cs_es, ECB_ST_COOLDOWN);
 		if (cs->cs_phase == KD_PH_GO &&
@@ -880,6 +923,8 @@ kd_cs_status(struct kd_cstate *cs, struct kio_status *st)
 		st->kst_errors += READ_ONCE(ec->ec_errors);
 	}
 	st->kst_dyndrops = ecb_dyndrops(es);
+	if (READ_ONCE(cs->cs_deadman_hit))
+		st->kst_flags |= KIO_ST_DEADMAN;
 	st->kst_missed = atomic64_read(&cs->cs_missed);
 	for (p = 0; p < kd_nprovs; p++)
 		if (kd_provs[p]->pv_missed != NULL)

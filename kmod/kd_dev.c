@@ -231,6 +231,7 @@ kd_ioctl_cs(struct file *f, unsigned int cmd, void __user *uarg)
 
 	if (cs == NULL)
 		return -ENXIO;
+	WRITE_ONCE(cs->cs_heard, jiffies);
 	mutex_lock(&cs->cs_lock);
 	switch (cmd) {
 	case KIO_GO:

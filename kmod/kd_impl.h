@@ -55,6 +55,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/err.h>
+#include <linux/workqueue.h>
 
 #include "kdt_env.h"
 #include "dof_load.h"
@@ -197,6 +198,11 @@ struct kd_cstate {
 	int		cs_active;	/* kd_fire records */
 	atomic64_t	cs_missed;	/* firings lost before the runner */
 	struct kd_probe	*cs_dprobes[3];	/* BEGIN, END, ERROR or NULL */
+	/* the deadman (kio.h): live states only */
+	unsigned long	cs_heard;	/* jiffies of the last ioctl */
+	struct delayed_work cs_deadman;
+	int		cs_deadman_on;	/* scheduled */
+	int		cs_deadman_hit;	/* it stopped the state */
 };
 
 /* The module-wide state (kd_main.c). */
