@@ -20,8 +20,9 @@
  * same key layout; they print as one aggregation.  Variable ids are the
  * ones the PRINTA and LIBACT actions return (1..den_nvarids).
  *
- * Called by the userspace engine (consumer/kc_engine.c) and, for region
- * images, by the record decoder.  Not thread-safe; one owner.
+ * Called by the live session (consumer/kc_sess.c) of either engine, the
+ * engines' snapshots (kc_engine.c, kc_kernel.c) and, for region images,
+ * by the record decoder.  Not thread-safe; one owner.
  */
 #ifndef KDT_KC_AGG_H
 #define KDT_KC_AGG_H

@@ -16,25 +16,9 @@
 
 #include "common/kio.h"
 #include "consumer/kc.h"
+#include "consumer/kc_kernel.h"	/* kc_dev_open */
 
-#define KC_DEV		"/dev/kdt"
 #define KC_REGION_MAX	(1ULL << 34)	/* 16 GiB: larger is not a region */
-
-static int
-kc_open_dev(FILE *err)
-{
-	int fd = open(KC_DEV, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0)
-		return fd;
-	if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
-		fprintf(err, "kdt: %s: kdt.ko is not loaded (%s)\n", KC_DEV,
-		    strerror(errno));
-	else
-		fprintf(err, "kdt: %s: cannot open: %s\n", KC_DEV,
-		    strerror(errno));
-	return -1;
-}
 
 /* 0 when there is an anonymous state to claim, else 1 after saying why. */
 static int
@@ -126,7 +110,7 @@ kc_anon_claim(FILE *out, FILE *err)
 	uint8_t *img;
 	int fd, rv = 1;
 
-	fd = kc_open_dev(err);
+	fd = kc_dev_open(O_RDONLY, err);
 	if (fd < 0)
 		return 1;
 	memset(&ki, 0, sizeof (ki));

@@ -6,9 +6,10 @@
  * The file has four parts: the probes it provides and how descriptions
  * match them (BEGIN = 1, END = 2, ERROR = 3, then one probe per distinct
  * tick-N / profile-N name in order of appearance); setup (DOF, region in
- * malloc'd memory, ECB runner, decoder, aggregation state); the consumer
- * hooks (printa, clear/trunc/normalize, system); the life cycle (BEGIN,
- * timers, exit()/SIGINT, END, final output).
+ * malloc'd memory, ECB runner, the session); the consumer side (the
+ * aggregation snapshot the session calls, the drop counters it is
+ * given); the life cycle (BEGIN, timers, exit()/SIGINT, END, final
+ * output).
  *
  * Buffers: the region has one CPU (the CPU column prints 0).  bufpolicy
  * switch is a fill-policy buffer that the engine empties after consuming
@@ -21,7 +22,11 @@
  * slept for, then fired, so the order of firings is deterministic.
  * Records are printed after every firing; aggregations are snapshotted
  * at aggrate (and for every printa()), drops reported at statusrate and
- * at the end, as dtrace(1) does.
+ * at the end, as dtrace(1) does.  What a live consumer does with records,
+ * aggregations and drop counts -- the decoder and its hooks, the notices,
+ * the final output -- is the session's (kc_sess.h), shared with the
+ * kernel engine; this file supplies the snapshot of its one CPU's
+ * aggregation buffer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +43,7 @@
 #include "consumer/kc_env.h"
 #include "consumer/kc_agg.h"
 #include "consumer/kc_engine.h"
+#include "consumer/kc_sess.h"
 
 #define KE_PROBE_BEGIN	1
 #define KE_PROBE_END	2
@@ -71,15 +77,12 @@ struct ke {
 	uint32_t	ke_policy;	/* dtrace's bufpolicy */
 	struct rgn_view	ke_view;
 	struct ecb_state *ke_es;
-	struct kc_dec	*ke_dec;
-	struct kc_aggs	*ke_aggs;
+	struct kc_sess	ke_sess;	/* decoder, aggregations, drops */
 	uint64_t	ke_aggsize;
 	uint64_t	ke_aggrate;	/* ns between snapshots */
 	uint64_t	ke_lastsnap;
 	uint64_t	ke_statusrate;	/* ns between drop reports */
 	uint64_t	ke_lastreport;
-	uint64_t	ke_seen[KC_DROP_NKINDS];	/* drops reported */
-	uint64_t	ke_seen_errors;
 };
 
 static volatile sig_atomic_t ke_intr;
@@ -410,101 +413,45 @@ ke_runner(struct ke *k)
 	return 0;
 }
 
-/* ---- consumer side: aggregations, hooks, drops ---- */
+/* ---- consumer side: aggregations, drops ---- */
 
-/* Merge the CPU's aggregation buffer into the consumer's state. */
+/* Merge the CPU's aggregation buffer into the session's state. */
 static void
-ke_snap(struct ke *k)
+ke_snap(void *arg)
 {
+	struct ke *k = arg;
 	struct agg_buf *ab = k->ke_es->es_cpus[0].ec_agg;
 	struct kdt_err ke;
 
 	k->ke_lastsnap = kenv_timestamp();
-	if (ab == NULL || k->ke_aggs == NULL)
+	if (ab == NULL || k->ke_sess.se_aggs == NULL)
 		return;
 	if (agg_buf_check(ab, k->ke_aggsize, k->ke_den, &ke) != 0) {
 		fprintf(k->ke_err, "%s: aggregation buffer of CPU 0: %s\n",
 		    k->ke_prog, ke.ke_msg);
 		return;
 	}
-	if (kc_aggs_snap(k->ke_aggs, ab) != 0)
+	if (kc_aggs_snap(k->ke_sess.se_aggs, ab) != 0)
 		fprintf(k->ke_err, "%s: out of memory merging aggregations\n",
 		    k->ke_prog);
 	agg_buf_reset(ab);
 }
 
 static void
-ke_hook_printa(void *arg, const char *fmt, const uint32_t *varids,
-    uint32_t n)
-{
-	struct ke *k = arg;
-
-	ke_snap(k);
-	if (k->ke_aggs != NULL)
-		(void) kc_aggs_printa(k->ke_aggs, k->ke_out, fmt, varids, n);
-}
-
-static void
-ke_hook_libact(void *arg, uint32_t code, uint32_t varid, int64_t val,
-    int has_val)
-{
-	struct ke *k = arg;
-
-	ke_snap(k);
-	if (k->ke_aggs != NULL &&
-	    kc_aggs_libact(k->ke_aggs, code, varid, val, has_val) != 0)
-		fprintf(k->ke_err, "%s: aggregation action %u on variable %u with value %lld failed\n",
-		    k->ke_prog, code, varid, (long long)val);
-}
-
-static void
-ke_hook_setopt(void *arg, const char *name, const char *value)
-{
-	struct ke *k = arg;
-
-	/*
-	 * Options that matter to the engine are fixed at setup; the
-	 * aggregation printing options (aggsortkey, aggzoom, ...) take
-	 * effect from here on, as in dtrace.
-	 */
-	(void) kc_aggs_setopt_name(k->ke_aggs, name, value);
-}
-
-static void
-ke_hook_system(void *arg, const char *cmd)
-{
-	struct ke *k = arg;
-
-	fflush(k->ke_out);
-	if (system(cmd) == -1)
-		fprintf(k->ke_err, "%s: system(\"%s\") failed: %s\n",
-		    k->ke_prog, cmd, strerror(errno));
-}
-
-/* Report a counter's growth since the last report. */
-static void
-ke_drop(struct ke *k, uint32_t kind, uint64_t now)
-{
-	if (now > k->ke_seen[kind])
-		kc_fmt_drops(k->ke_err, k->ke_prog, kind,
-		    now - k->ke_seen[kind], 0);
-	k->ke_seen[kind] = now;
-}
-
-static void
 ke_report_drops(struct ke *k)
 {
 	const struct ecb_cpu *ec = &k->ke_es->es_cpus[0];
+	struct kc_sess *s = &k->ke_sess;
 
-	fflush(k->ke_out);
-	ke_drop(k, KC_DROP_PRINCIPAL, ec->ec_rc->rc_drops);
+	kc_sess_drops_begin(s);
+	kc_sess_drop(s, KC_DROP_PRINCIPAL, 0, ec->ec_rc->rc_drops);
 	if (ec->ec_agg != NULL)
-		ke_drop(k, KC_DROP_AGGREGATION, ec->ec_agg->ab_drops);
-	ke_drop(k, KC_DROP_DYNAMIC, ecb_dyndrops(k->ke_es));
-	ke_drop(k, KC_DROP_SPEC, ec->ec_spec.sc_drops);
-	ke_drop(k, KC_DROP_SPECBUSY, ec->ec_spec.sc_busy);
-	ke_drop(k, KC_DROP_SPECUNAVAIL, ec->ec_spec.sc_unavail);
-	ke_drop(k, KC_DROP_DBLERROR, ec->ec_dblerrors);
+		kc_sess_drop(s, KC_DROP_AGGREGATION, 0, ec->ec_agg->ab_drops);
+	kc_sess_drop(s, KC_DROP_DYNAMIC, 0, ecb_dyndrops(k->ke_es));
+	kc_sess_drop(s, KC_DROP_SPEC, 0, ec->ec_spec.sc_drops);
+	kc_sess_drop(s, KC_DROP_SPECBUSY, 0, ec->ec_spec.sc_busy);
+	kc_sess_drop(s, KC_DROP_SPECUNAVAIL, 0, ec->ec_spec.sc_unavail);
+	kc_sess_drop(s, KC_DROP_DBLERROR, 0, ec->ec_dblerrors);
 }
 
 /*
@@ -518,7 +465,7 @@ ke_consume(struct ke *k, int final)
 
 	if (k->ke_policy == DTRACEOPT_BUFPOLICY_RING && !final)
 		return;
-	(void) kc_dec_consume(k->ke_dec, 0);
+	(void) kc_dec_consume(k->ke_sess.se_dec, 0);
 	if (k->ke_policy == DTRACEOPT_BUFPOLICY_SWITCH &&
 	    rc->rc_reserve == rc->rc_head)
 		rc->rc_tail = rc->rc_head;
@@ -624,49 +571,11 @@ ke_lifecycle(struct ke *k)
 	ecb_set_state(k->ke_es, ECB_ST_STOPPED);
 	ke_consume(k, 1);
 	(void) sigaction(SIGINT, &old, NULL);
-	fputc('\n', k->ke_out);
-	if (k->ke_aggs != NULL)
-		(void) kc_aggs_print_all(k->ke_aggs, k->ke_out);
-	fflush(k->ke_out);
-	return k->ke_es->es_exited ? k->ke_es->es_status : 0;
+	return kc_sess_finish(&k->ke_sess, k->ke_es->es_exited != 0,
+	    k->ke_es->es_status);
 }
 
 /* ---- setup and entry ---- */
-
-static int
-ke_decoder(struct ke *k)
-{
-	static const struct kc_dec_hooks hooks0 = {
-		NULL, ke_hook_printa, ke_hook_libact, ke_hook_setopt,
-		ke_hook_system
-	};
-	struct kc_dec_hooks *hooks = malloc(sizeof (*hooks));
-	struct kc_dec_opts o;
-
-	if (hooks == NULL)
-		return 1;
-	*hooks = hooks0;
-	hooks->dh_arg = k;
-	memset(&o, 0, sizeof (o));
-	o.do_prog = k->ke_prog;
-	o.do_input = k->ke_ro->ro_input != NULL ? k->ke_ro->ro_input : "-";
-	o.do_out = k->ke_out;
-	o.do_err = k->ke_err;
-	o.do_quiet = k->ke_ro->ro_quiet || ke_opt(k, DTRACEOPT_QUIET, 0) != 0;
-	o.do_engine = 1;
-	o.do_hooks = hooks;
-	k->ke_dec = kc_dec_new(&k->ke_view, k->ke_den, &o);
-	free(hooks);	/* kc_dec_new copied it */
-	if (k->ke_den->den_naggs != 0)
-		k->ke_aggs = kc_aggs_new(k->ke_den);
-	if (k->ke_dec == NULL ||
-	    (k->ke_den->den_naggs != 0 && k->ke_aggs == NULL)) {
-		fprintf(k->ke_err, "%s: out of memory for the consumer\n",
-		    k->ke_prog);
-		return 1;
-	}
-	return 0;
-}
 
 /* Load the DOF and check that this engine can run it.  0 or 1. */
 static int
@@ -690,27 +599,12 @@ ke_load(struct ke *k, const void *dof, uint64_t dofsz)
 }
 
 static void
-ke_matched_notice(struct ke *k)
-{
-	const struct kc_run_opts *ro = k->ke_ro;
-
-	if (ro->ro_quiet || ke_opt(k, DTRACEOPT_QUIET, 0) != 0)
-		return;
-	fprintf(k->ke_err, "%s: %s '%s' matched %u probe%s\n", k->ke_prog,
-	    ro->ro_is_script ? "script" : "description",
-	    ro->ro_input != NULL ? ro->ro_input : "", k->ke_nmatched,
-	    k->ke_nmatched == 1 ? "" : "s");
-}
-
-static void
 ke_free(struct ke *k)
 {
 	uint32_t i;
 
 	kc_env_clear_readable();
-	kc_dec_free(k->ke_dec);
-	if (k->ke_aggs != NULL)
-		kc_aggs_free(k->ke_aggs);
+	kc_sess_fini(&k->ke_sess);
 	ecb_destroy(k->ke_es);
 	free(k->ke_rgn);
 	for (i = 0; i < k->ke_nprobes; i++)
@@ -734,12 +628,14 @@ kc_engine_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
 	k->ke_err = err;
 	k->ke_prog = ro->ro_prog != NULL ? ro->ro_prog : "kdt";
 	if (ke_load(k, dof, dofsz) != 0 || ke_match(k) != 0 ||
-	    ke_region(k) != 0 || ke_runner(k) != 0 || ke_decoder(k) != 0)
+	    ke_region(k) != 0 || ke_runner(k) != 0 ||
+	    kc_sess_init(&k->ke_sess, ro, out, err, k->ke_den, &k->ke_view, 1,
+	    ke_snap, k) != 0)
 		goto out;
 	k->ke_aggrate = ke_opt(k, DTRACEOPT_AGGRATE, KE_NS);	/* ns */
 	k->ke_statusrate = ke_opt(k, DTRACEOPT_STATUSRATE, KE_NS);
 	k->ke_lastsnap = k->ke_lastreport = kenv_timestamp();
-	ke_matched_notice(k);
+	kc_sess_matched(&k->ke_sess, k->ke_nmatched);
 	fflush(err);
 	rc = ke_lifecycle(k);
 out:

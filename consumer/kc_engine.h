@@ -4,12 +4,13 @@
  *
  * The userspace engine (kc_engine.c) runs a compiled D program in-process
  * when every probe it names is dtrace:::BEGIN, END, ERROR or a profile
- * provider tick-N / profile-N probe.  It loads the DOF with dof_load(),
- * lays out a region in ordinary memory with rgn_init() (one CPU, the
- * program's bufsize and bufpolicy), and fires probes through the very
- * ECB runner kdt.ko uses (common/ecb.h), so records, aggregations,
- * speculations and faults go through the same writer and reader as in
- * the kernel:
+ * provider tick-N / profile-N probe (kdt.ko runs every program: the
+ * kernel engine, consumer/kc_kernel.h; kc_run.h chooses).  It loads the
+ * DOF with dof_load(), lays out a region in ordinary memory with
+ * rgn_init() (one CPU, the program's bufsize and bufpolicy), and fires
+ * probes through the very ECB runner kdt.ko uses (common/ecb.h), so
+ * records, aggregations, speculations and faults go through the same
+ * writer and reader as in the kernel:
  *
  *   BEGIN --> timers (tick/profile, real sleeping, deterministic order)
  *     |        each firing: ecb_fire(); consume at switchrate, snapshot
@@ -23,8 +24,9 @@
  * and again while records are being written; kc_print_region() (a dead
  * region image) is one call of it.  Records whose meaning lives in the
  * consumer -- printa(), clear()/trunc()/normalize() (LIBACT), system()
- * -- go to hooks the engine supplies; without hooks (a region image)
- * they print nothing.  Error records print dtrace's "error on enabled
+ * -- go to hooks a live session supplies (consumer/kc_sess.h, shared by
+ * this engine and the kernel engine, consumer/kc_kernel.h); without
+ * hooks (a region image) they print nothing.  Error records print dtrace's "error on enabled
  * probe ID" message on the error stream.
  *
  * Not thread-safe; one engine per process (the userspace environment's

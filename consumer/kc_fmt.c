@@ -1067,7 +1067,9 @@ kc_fmt_drops(FILE *err, const char *prog, uint32_t kind, uint64_t n,
 		fprintf(err, "[%s] ", kc_drop_kinds[k].dk_tag);
 	fprintf(err, "%" PRIu64 " %s%s%s", n, kc_drop_kinds[k].dk_what, pl,
 	    kc_drop_kinds[k].dk_tail);
-	if (k == KC_DROP_PRINCIPAL || k == KC_DROP_AGGREGATION)
+	if (k == KC_DROP_PRINCIPAL && cpu == KC_DROP_NOCPU)
+		fputs(" of firings kdt.ko missed", err);
+	else if (k == KC_DROP_PRINCIPAL || k == KC_DROP_AGGREGATION)
 		fprintf(err, " on CPU %u", cpu);
 	fputc('\n', err);
 }

@@ -217,7 +217,11 @@ void kc_fmt_mod2str(const struct kc_symtab *t, uint64_t addr, char *buf,
  * One drop message on "err": "<prog>: [tag ]N <what>[s][ on CPU n]\n".
  * "cpu" is used by the two per-CPU kinds only.  Nothing is printed when
  * n is 0.  An unknown kind prints "N drop(s) of unknown kind K".
+ * Principal drops with cpu KC_DROP_NOCPU are firings the kernel lost
+ * before any buffer saw them (kretprobe instances exhausted, re-entry):
+ * "N drop(s) of firings kdt.ko missed" -- dtrace has no such counter.
  */
+#define KC_DROP_NOCPU		0xffffffffu
 void kc_fmt_drops(FILE *err, const char *prog, uint32_t kind, uint64_t n,
     uint32_t cpu);
 

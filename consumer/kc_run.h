@@ -4,14 +4,16 @@
  * anonymous enabling (-A), nor to claim one (-a).
  *
  * kc_run() takes the DOF the compiler produced and runs it on an engine:
- * the userspace engine (consumer/kc_engine.c: BEGIN, END, ERROR, tick-N
- * and profile-N probes run in-process on the same common/ validator,
- * emulator, record, aggregation and speculation code kdt.ko uses), or, in a
- * later issue, kdt.ko through /dev/kdt.  It prints exactly what dtrace(1)
- * would (records as they are consumed, then the aggregations), reports
- * drops and errors on "err", and returns the exit status dtrace would: the
- * value given to exit(), 0 by default, 1 when the program cannot run (e.g.
- * a probe the chosen engine does not provide, named in the message).
+ * the kernel engine (consumer/kc_kernel.c: kdt.ko through /dev/kdt, every
+ * provider) or the userspace engine (consumer/kc_engine.c: BEGIN, END,
+ * ERROR, tick-N and profile-N probes run in-process on the same common/
+ * validator, emulator, record, aggregation and speculation code kdt.ko
+ * uses).  KC_ENGINE_AUTO takes the kernel engine when /dev/kdt exists and
+ * the userspace one otherwise.  It prints exactly what dtrace(1) would
+ * (records as they are consumed, then the aggregations), reports drops and
+ * errors on "err", and returns the exit status dtrace would: the value
+ * given to exit(), 0 by default, 1 when the program cannot run (e.g. a
+ * probe the chosen engine does not provide, named in the message).
  */
 #ifndef KDT_KC_RUN_H
 #define KDT_KC_RUN_H
@@ -32,6 +34,13 @@ struct kc_run_opts {
 	uint32_t	ro_quiet;	/* -q given (the DOF may also say so) */
 	uint32_t	ro_destructive;	/* -w given */
 	uint32_t	ro_is_script;	/* 1: -s file, 0: -n description */
+	uint32_t	ro_zdefs;	/* -Z given: descriptions may match
+					   no probe (the kernel engine's
+					   KIO_EN_ZDEFS) */
+	const char	*ro_spec;	/* -n/-P/-m/-f: the first probe
+					   specifier whole, as given, for
+					   dtrace's "invalid probe specifier"
+					   message; NULL for -s */
 };
 
 int kc_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,

@@ -10,8 +10,17 @@
  *			DIR/cmdline
  *			(the kernel command-line words it needs)
  *	-a		claim the anonymous state and print it (consumer/kc.h)
- *	otherwise	run it (consumer/kc_run.h: the userspace engine for
- *			BEGIN/END/ERROR/profile/tick programs, or kdt.ko)
+ *	-l		list the probes kdt.ko offers: all of them, or
+ *			those the program's descriptions match
+ *			(consumer/kc_kernel.h)
+ *	otherwise	run it (consumer/kc_run.h: kdt.ko through /dev/kdt,
+ *			or the userspace engine for BEGIN/END/ERROR/profile/
+ *			tick programs when kdt.ko is not loaded)
+ *
+ * The program comes from -s FILE or from probe specifiers: -n, -P, -m
+ * and -f, each a description list with an optional predicate and action
+ * block, whose short descriptions name a name, provider, module or
+ * function as in dtrace(1) (consumer/kc_pspec.h writes them out).
  *
  * Arguments after the options are the program's macro arguments ($1 ..,
  * $$1 ..); -C runs cpp over the program with -D/-U/-I; -q, -b, -F map to
@@ -28,8 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "common/dof_load.h"
 #include "compiler/dc.h"
 #include "consumer/kc.h"
+#include "consumer/kc_kernel.h"
+#include "consumer/kc_pspec.h"
 #include "consumer/kc_run.h"
 
 #define KDT_EXIT_OK	0
@@ -38,13 +50,16 @@
 
 struct km_args {
 	const char	*ka_script;	/* -s FILE */
-	char		*ka_text;	/* -n texts joined by newlines */
+	char		*ka_text;	/* -n/-P/-m/-f texts joined by
+					   newlines (descriptions in full) */
+	const char	*ka_spec;	/* the first of them as given */
 	size_t		ka_textlen;
 	const char	*ka_out;	/* -o */
 	int		ka_compile_only;	/* -e */
 	int		ka_dis;		/* -S */
 	int		ka_anon;	/* -A */
 	int		ka_claim;	/* -a */
+	int		ka_list;	/* -l */
 	int		ka_cpp;		/* -C */
 	int		ka_quiet;	/* -q */
 	const char	*ka_cppargs[DC_MAXOPTS];	/* -D -U -I as given */
@@ -57,12 +72,24 @@ struct km_args {
 static void
 km_usage(FILE *fp)
 {
-	fputs("Usage: kdt [-aACeFqSvwZ] [-b bufsz] [-o output] [-x opt[=val]]\n"
+	fputs("Usage: kdt [-aACeFlqSvwZ] [-b bufsz] [-o output] [-x opt[=val]]\n"
 	    "\t[-D name[=def]] [-U name] [-I path] [--btf=PATH]\n"
-	    "\t[-s script] [-n 'probe-description { actions }'] [args ...]\n"
+	    "\t[-s script] [-P provider [[ predicate ] action ]]\n"
+	    "\t[-m [ provider: ] module [[ predicate ] action ]]\n"
+	    "\t[-f [[ provider: ] module: ] func [[ predicate ] action ]]\n"
+	    "\t[-n [[[ provider: ] module: ] func: ] name [[ predicate ] action ]]\n"
+	    "\t[args ...]\n"
 	    "\n"
-	    "\t-s  run the D program in the given file (args are $1, $2 ...)\n"
-	    "\t-n  run the D program text given on the command line\n"
+	    "\t-s  run (or with -l list) the D program in the given file\n"
+	    "\t    (args are $1, $2 ...)\n"
+	    "\t-n  run (or list) probes matching the probe name; the\n"
+	    "\t    argument is D program text: descriptions, an optional\n"
+	    "\t    /predicate/ and { actions }\n"
+	    "\t-P  the same for a provider name (-P syscall is syscall:::)\n"
+	    "\t-m  the same for a module name (-m ext4 is :ext4::)\n"
+	    "\t-f  the same for a function name (-f vfs_read is ::vfs_read:)\n"
+	    "\t-l  list the probes kdt.ko offers, all of them or those the\n"
+	    "\t    -n/-P/-m/-f/-s descriptions match (needs kdt.ko and root)\n"
 	    "\t-e  exit after compiling (with -o FILE: write the DOF there)\n"
 	    "\t-S  print the DIF code generated for each clause\n"
 	    "\t-C  run the C preprocessor (cpp -P) over the program first,\n"
@@ -77,7 +104,9 @@ km_usage(FILE *fp)
 	    "\t-a  claim the anonymous enabling's data and print it\n"
 	    "\t-q  quiet: print only what actions print\n"
 	    "\t-x  set an option (quiet, strsize, bufsize, bufpolicy, ...,\n"
-	    "\t    regionsize, regionaddr)\n"
+	    "\t    regionsize, regionaddr; engine=kernel or engine=user\n"
+	    "\t    to run on kdt.ko or in-process: by default kdt.ko when\n"
+	    "\t    /dev/kdt exists)\n"
 	    "\t--btf=PATH  kernel types (default $KDT_BTF, else\n"
 	    "\t    /sys/kernel/btf/vmlinux)\n"
 	    "\t-h, --help  this text\n", fp);
@@ -110,6 +139,28 @@ km_add_text(struct km_args *a, const char *text)
 	p[a->ka_textlen] = '\0';
 	a->ka_text = p;
 	return 0;
+}
+
+/*
+ * A probe specifier (-n, -P, -m, -f): its text, descriptions written out
+ * in full.  Returns -1 to go on, else the exit status.
+ */
+static int
+km_add_spec(struct km_args *a, int opt, uint32_t level, const char *arg)
+{
+	char why[256], *text;
+	int rc;
+
+	text = kc_pspec_expand(arg, level, why, sizeof (why));
+	if (text == NULL) {
+		fprintf(stderr, "kdt: -%c '%s': %s\n", opt, arg, why);
+		return KDT_EXIT_USAGE;
+	}
+	if (a->ka_spec == NULL)
+		a->ka_spec = arg;
+	rc = km_add_text(a, text);
+	free(text);
+	return rc != 0 ? KDT_EXIT_USAGE : -1;
 }
 
 static int
@@ -154,7 +205,11 @@ km_opt(struct km_args *a, int c, char **argv)
 		}
 		a->ka_script = optarg;
 		return -1;
-	case 'n': return km_add_text(a, optarg) != 0 ? KDT_EXIT_USAGE : -1;
+	case 'n': return km_add_spec(a, 'n', KC_PSPEC_NAME, optarg);
+	case 'P': return km_add_spec(a, 'P', KC_PSPEC_PROVIDER, optarg);
+	case 'm': return km_add_spec(a, 'm', KC_PSPEC_MOD, optarg);
+	case 'f': return km_add_spec(a, 'f', KC_PSPEC_FUNC, optarg);
+	case 'l': a->ka_list = 1; return -1;
 	case 'e': a->ka_compile_only = 1; return -1;
 	case 'S': a->ka_dis = 1; return -1;
 	case 'x': return km_add_xopt(a, optarg) != 0 ? KDT_EXIT_USAGE : -1;
@@ -208,7 +263,7 @@ km_parse(struct km_args *a, int argc, char **argv)
 	int c, rc, i;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:s:n:eSx:qo:Aahb:wZvFCD:U:I:",
+	while ((c = getopt_long(argc, argv, "+:s:n:P:m:f:leSx:qo:Aahb:wZvFCD:U:I:",
 	    longopts, NULL)) != -1) {
 		rc = km_opt(a, c, argv);
 		if (rc >= 0)
@@ -472,7 +527,8 @@ km_exec(struct km_args *a, const struct dc_out *o)
 	if (a->ka_script != NULL) {
 		ro.ro_input = a->ka_script;
 	} else {
-		desc = strdup(a->ka_text);
+		ro.ro_spec = a->ka_spec;
+		desc = strdup(a->ka_spec);
 		if (desc == NULL) {
 			fprintf(stderr, "kdt: out of memory\n");
 			return KDT_EXIT_USAGE;
@@ -484,9 +540,56 @@ km_exec(struct km_args *a, const struct dc_out *o)
 	    o->dco_engine == 2 ? KC_ENGINE_KERNEL : KC_ENGINE_AUTO;
 	ro.ro_quiet = a->ka_quiet || o->dco_quiet;
 	ro.ro_destructive = a->ka_dc.dco_destructive || o->dco_destructive;
+	ro.ro_zdefs = a->ka_dc.dco_zdefs || o->dco_zdefs;
 	fflush(stdout);
 	rc = kc_run(o->dco_dof, o->dco_dofsz, &ro, stdout, stderr);
 	free(desc);
+	return rc;
+}
+
+/*
+ * kdt -l: every probe, or the probes each description of the program
+ * matches (the program is compiled as for running it, with -Z implied
+ * as in dtrace, and its ECBs' descriptions are listed in order).
+ */
+static int
+km_list(struct km_args *a)
+{
+	struct dof_enabling *den;
+	struct dof_pdesc *pds;
+	struct kdt_err ke;
+	struct dc_out o;
+	uint32_t i;
+	int rc;
+
+	if (a->ka_anon || a->ka_claim) {
+		fprintf(stderr, "kdt: only one of the -A, -a and -l options can be given\n");
+		return KDT_EXIT_USAGE;
+	}
+	if (a->ka_script == NULL && a->ka_text == NULL)
+		return kc_kernel_list(NULL, 0, stdout, stderr);
+	a->ka_dc.dco_zdefs = 1;
+	rc = km_compile(a, &o);
+	if (rc != KDT_EXIT_OK)
+		return rc;
+	if (dof_load(o.dco_dof, o.dco_dofsz, &den, &ke) != 0) {
+		fprintf(stderr, "kdt: the compiled program does not load: %s\n",
+		    ke.ke_msg);
+		dc_out_free(&o);
+		return KDT_EXIT_FAIL;
+	}
+	pds = calloc(den->den_necbs + 1, sizeof (*pds));
+	if (pds == NULL) {
+		fprintf(stderr, "kdt: out of memory\n");
+		rc = KDT_EXIT_USAGE;
+	} else {
+		for (i = 0; i < den->den_necbs; i++)
+			pds[i] = den->den_ecbs[i].le_pdesc;
+		rc = kc_kernel_list(pds, den->den_necbs, stdout, stderr);
+	}
+	free(pds);
+	dof_free(den);
+	dc_out_free(&o);
 	return rc;
 }
 
@@ -496,12 +599,14 @@ km_run(struct km_args *a)
 	struct dc_out o;
 	int rc;
 
-	if (a->ka_claim && a->ka_script == NULL && a->ka_text == NULL)
-		return kc_anon_claim(stdout, stderr);
 	if (a->ka_script != NULL && a->ka_text != NULL) {
-		fprintf(stderr, "kdt: give the program either with -s or with -n, not both\n");
+		fprintf(stderr, "kdt: give the program either with -s or with -n, -P, -m, -f, not both\n");
 		return KDT_EXIT_USAGE;
 	}
+	if (a->ka_list)
+		return km_list(a);
+	if (a->ka_claim && a->ka_script == NULL && a->ka_text == NULL)
+		return kc_anon_claim(stdout, stderr);
 	if (a->ka_script == NULL && a->ka_text == NULL) {
 		km_usage(stderr);
 		return KDT_EXIT_USAGE;

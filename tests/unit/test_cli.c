@@ -113,6 +113,58 @@ START_TEST(test_kdt_compile_only_succeeds_silently)
 }
 END_TEST
 
+/* -P, -m and -f: the clause -S shows has the description in full. */
+START_TEST(test_kdt_probe_specifier_options)
+{
+	struct t_run r;
+
+	T_RUN(&r, T_KDT, "-S", "-P", "dtrace { trace(1); }");
+	t_expect(&r, 0, "clause 1: dtrace:::\n");
+	T_RUN(&r, T_KDT, "-S", "-m", "fbt:vmlinux");
+	t_expect(&r, 0, "clause 1: fbt:vmlinux::\n");
+	T_RUN(&r, T_KDT, "-S", "-f", "vfs_read, ext4:ext4_file_open /1/");
+	t_expect(&r, 0, "clause 1: ::vfs_read:, :ext4:ext4_file_open:\n");
+	T_RUN(&r, T_KDT, "-S", "-n", "BEGIN", "-P", "profile");
+	t_expect(&r, 0, "clause 2: profile:::\n");
+	T_RUN(&r, T_KDT, "-e", "-f", "fbt:kernel:vfs_read:entry");
+	t_expect(&r, 2, "kdt: -f 'fbt:kernel:vfs_read:entry': probe description 'fbt:kernel:vfs_read:entry' has 4 parts; -f takes at most 3\n");
+}
+END_TEST
+
+/* A bare description runs with dtrace's default action; -P names it. */
+START_TEST(test_kdt_default_action_and_notice)
+{
+	struct t_run r;
+
+	T_RUN(&r, T_KDT, "-x", "engine=user", "-P", "dtrace", "-n",
+	    "BEGIN { exit(0); }");
+	t_expect(&r, 0, "kdt: description 'dtrace' matched 4 probes\n");
+	ck_assert_msg(strstr(r.tr_out, "  0      1                           :BEGIN \n") != NULL,
+	    "no default-action BEGIN line:\n%s", r.tr_out);
+}
+END_TEST
+
+START_TEST(test_kdt_list_usage_and_device)
+{
+	struct t_run r;
+
+	T_RUN(&r, T_KDT, "-l", "-A", "-o", "/tmp/x");
+	t_expect(&r, 2, "kdt: only one of the -A, -a and -l options can be given\n");
+	T_RUN(&r, T_KDT, "-l", "-s", "x.d", "-n", "BEGIN");
+	t_expect(&r, 2, "kdt: give the program either with -s or with -n, -P, -m, -f, not both\n");
+	if (access("/dev/kdt", F_OK) == 0)
+		return;		/* kdt.ko is loaded here: tests/vm has the rest */
+	T_RUN(&r, T_KDT, "-l");
+	t_expect(&r, 1, "kdt: /dev/kdt: kdt.ko is not loaded\n");
+	T_RUN(&r, T_KDT, "-l", "-n", "syscall::read:entry");
+	t_expect(&r, 1, "kdt: /dev/kdt: kdt.ko is not loaded\n");
+	T_RUN(&r, T_KDT, "-n", "syscall::read:entry { trace(1); }");
+	t_expect(&r, 1, "kdt: probe description syscall::read:entry needs kdt.ko, which is not loaded (no /dev/kdt)\n");
+	T_RUN(&r, T_KDT, "-x", "engine=kernel", "-n", "BEGIN");
+	t_expect(&r, 1, "kdt: -x engine=kernel: /dev/kdt: kdt.ko is not loaded\n");
+}
+END_TEST
+
 START_TEST(test_extract_bad_flag_is_usage_error)
 {
 	struct t_run r;
@@ -153,6 +205,9 @@ cli_suite(void)
 	tcase_add_test(tc, test_kdt_syntax_error_has_position);
 	tcase_add_test(tc, test_kdt_unknown_option_value_rejected);
 	tcase_add_test(tc, test_kdt_compile_only_succeeds_silently);
+	tcase_add_test(tc, test_kdt_probe_specifier_options);
+	tcase_add_test(tc, test_kdt_default_action_and_notice);
+	tcase_add_test(tc, test_kdt_list_usage_and_device);
 	tcase_add_test(tc, test_extract_bad_flag_is_usage_error);
 	tcase_add_test(tc, test_extract_missing_dump_names_it);
 	tcase_add_test(tc, test_extract_not_a_dump_is_rejected);

@@ -2,13 +2,17 @@
  * test_engine.c -- the userspace engine behind "kdt -s x.d"
  * (consumer/kc_engine.c, reached through kc_run()): small D programs are
  * compiled with dc_compile() and run; their stdout, stderr and exit
- * status are compared with what dtrace(1) prints for them.
+ * status are compared with what dtrace(1) prints for them.  They ask for
+ * the userspace engine by name (-x engine=user), so a host with kdt.ko
+ * loaded runs them the same; the engine choice itself (kc_run.c) is
+ * tested where /dev/kdt does not exist.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kt_check.h"
 #include "compiler/dc.h"
@@ -54,6 +58,7 @@ tr_run(struct tr *t, const char *src)
 	ro.ro_prog = "kdt";
 	ro.ro_input = "t.d";
 	ro.ro_is_script = 1;
+	ro.ro_engine = KC_ENGINE_USER;
 	tr_run_opts(t, src, &ro);
 }
 
@@ -217,17 +222,67 @@ START_TEST(test_sigint_stops_then_runs_end)
 }
 END_TEST
 
-START_TEST(test_kernel_engine_request_is_refused_for_now)
+/* Engine choice without kdt.ko: nothing to test where /dev/kdt exists. */
+static int
+tr_have_dev(void)
+{
+	return access("/dev/kdt", F_OK) == 0;
+}
+
+START_TEST(test_kernel_engine_needs_dev_kdt)
 {
 	struct tr t;
 	struct kc_run_opts ro;
 
+	if (tr_have_dev())
+		return;
 	memset(&ro, 0, sizeof (ro));
 	ro.ro_prog = "kdt";
 	ro.ro_engine = KC_ENGINE_KERNEL;
 	tr_run_opts(&t, "BEGIN { exit(0); }", &ro);
 	ck_assert_int_eq(t.t_rc, 1);
-	ck_assert_ptr_nonnull(strstr(t.t_err, "kdt: -x engine=kernel: "));
+	ck_assert_str_eq(t.t_out, "");
+	ck_assert_str_eq(t.t_err,
+	    "kdt: -x engine=kernel: /dev/kdt: kdt.ko is not loaded\n");
+	tr_free(&t);
+}
+END_TEST
+
+START_TEST(test_auto_without_kdt_ko_runs_user_engine)
+{
+	struct tr t;
+	struct kc_run_opts ro;
+
+	if (tr_have_dev())
+		return;
+	memset(&ro, 0, sizeof (ro));
+	ro.ro_prog = "kdt";
+	ro.ro_input = "BEGIN ";
+	ro.ro_engine = KC_ENGINE_AUTO;
+	tr_run_opts(&t, "BEGIN { trace(5); exit(2); }", &ro);
+	ck_assert_str_eq(t.t_err, "kdt: description 'BEGIN ' matched 1 probe\n");
+	ck_assert_ptr_nonnull(strstr(t.t_out, ":BEGIN         5\n"));
+	ck_assert_int_eq(t.t_rc, 2);
+	tr_free(&t);
+}
+END_TEST
+
+START_TEST(test_auto_without_kdt_ko_refuses_kernel_probes)
+{
+	struct tr t;
+	struct kc_run_opts ro;
+
+	if (tr_have_dev())
+		return;
+	memset(&ro, 0, sizeof (ro));
+	ro.ro_prog = "kdt";
+	ro.ro_engine = KC_ENGINE_AUTO;
+	tr_run_opts(&t, "BEGIN { exit(0); }\nsyscall::read:entry { }\n",
+	    &ro);
+	ck_assert_int_eq(t.t_rc, 1);
+	ck_assert_str_eq(t.t_out, "");
+	ck_assert_str_eq(t.t_err,
+	    "kdt: probe description syscall::read:entry needs kdt.ko, which is not loaded (no /dev/kdt)\n");
 	tr_free(&t);
 }
 END_TEST
@@ -248,7 +303,9 @@ engine_suite(void)
 	tcase_add_test(tc, test_ring_buffer_keeps_the_newest_records);
 	tcase_add_test(tc, test_switch_buffer_drops_a_firing_too_large);
 	tcase_add_test(tc, test_sigint_stops_then_runs_end);
-	tcase_add_test(tc, test_kernel_engine_request_is_refused_for_now);
+	tcase_add_test(tc, test_kernel_engine_needs_dev_kdt);
+	tcase_add_test(tc, test_auto_without_kdt_ko_runs_user_engine);
+	tcase_add_test(tc, test_auto_without_kdt_ko_refuses_kernel_probes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -871,6 +871,11 @@ START_TEST(test_drop_messages)
 	ck_assert_str_eq(t_drops(KC_DROP_SPEC, 0, 0), "");
 	ck_assert_str_eq(t_drops(42, 2, 0),
 	    "kdt: 2 drops of unknown kind 42\n");
+	/* firings kdt.ko lost before any buffer (kio_status kst_missed) */
+	ck_assert_str_eq(t_drops(KC_DROP_PRINCIPAL, 3, KC_DROP_NOCPU),
+	    "kdt: 3 drops of firings kdt.ko missed\n");
+	ck_assert_str_eq(t_drops(KC_DROP_AGGREGATION, 1, 2),
+	    "kdt: 1 aggregation drop on CPU 2\n");
 }
 END_TEST
 

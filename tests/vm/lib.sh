@@ -161,3 +161,78 @@ kv_compare()
 	diff -u --label "$1 (sorted)" --label "$2 (normalised)" \
 	    <(kv_normalise < "$1") <(kv_normalise < "$2")
 }
+
+# ---- the live scenarios (tst.live-*, err.live-*) ----
+#
+# Every kdt command they judge runs in one boot, by tests/vm/progs/live.sh
+# in the guest (kdt.ko loaded by /init, kdt at /bin/kdt, the static
+# workload /bin/getppid-loop, an /etc/passwd with "nobody").  The results
+# come back over the raw second serial port as a gzip'd tar and are kept
+# under build/vm-cache/live-KEY/results/, keyed like the demo dump, so
+# the scenarios of one run share the boot.
+
+KV_PROGS="$KV_TOP/tests/vm/progs"
+
+kv_live_key()
+{
+	{
+		sha256sum "$KV_KDT" "$KV_KMOD" "$KV_PROGS"/* \
+		    "$KV_TOP/boot/mkinitramfs" "$KV_TOP/boot/init" "$KV_VM" \
+		    "$KV_TOP/build/kernel/boot/"vmlinuz-*
+		echo "${KDT_RUN_ID:-}"
+	} | sha256sum | cut -c1-16
+}
+
+# Print the directory holding the live results (NAME.out, NAME.err,
+# NAME.rc per command of live.sh), booting once if they are not cached.
+kv_live()
+{
+	local key dir f
+
+	for f in "$KV_KDT" "$KV_KMOD"; do
+		[ -f "$f" ] || kv_fail "${f#$KV_TOP/}: missing (run 'make')"
+	done
+	key=$(kv_live_key)
+	dir="$KV_TOP/build/vm-cache/live-$key"
+	if [ -f "$dir/done" ]; then
+		echo "using cached live results $dir/results" >&2
+		echo "$dir/results"
+		return
+	fi
+	rm -rf "$KV_TOP"/build/vm-cache/live-*
+	mkdir -p "$dir/results"
+	gcc -static -O2 -o "$dir/getppid-loop" "$KV_PROGS/getppid-loop.c" >&2 ||
+	    kv_fail "cannot build the static getppid-loop (gcc -static)"
+	"$KV_VM" --add-kdt --smp "$KV_SMP" \
+	    --add "$KV_PROGS/live.sh:/live.sh" \
+	    --add "$dir/getppid-loop:/bin/getppid-loop" \
+	    --add "$KV_PROGS/passwd:/etc/passwd" \
+	    --add "$KV_PROGS/group:/etc/group" \
+	    --run 'sh /live.sh' --guest-out "$dir/results.tgz" \
+	    --serial-log "$dir/serial.log" --workdir "$dir/work" \
+	    --prefix 'guest| ' --expect 'KDT-VM: kdt.ko loaded' >&2 ||
+	    kv_fail "live boot failed"
+	tar -xzf "$dir/results.tgz" -C "$dir/results" ||
+	    kv_fail "the guest's results ($dir/results.tgz) do not unpack"
+	# Consumers come and go in this boot: kdt.ko must not complain.
+	if grep -E 'WARNING:|BUG:|Call Trace|Trying to vfree' \
+	    "$dir/serial.log" >&2; then
+		kv_fail "kernel warnings in the live boot ($dir/serial.log)"
+	fi
+	touch "$dir/done"
+	echo "$dir/results"
+}
+
+# Check live result NAME: exit status RC and, when the scenario has one,
+# stdout equal to EXPECTED.
+kv_live_rc()
+{
+	local got
+
+	got=$(cat "$1/$2.rc" 2>/dev/null || echo missing)
+	echo "--- $2: exit $got; stdout:"
+	cat "$1/$2.out" 2>/dev/null
+	echo "--- $2: stderr:"
+	cat "$1/$2.err" 2>/dev/null
+	[ "$got" = "$3" ] || kv_fail "$2: exit status $got, want $3"
+}

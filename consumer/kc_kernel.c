@@ -1,0 +1,635 @@
+/*
+ * kc_kernel.c -- the kernel engine (kdt.ko through /dev/kdt) and the
+ * probe listing; kc_kernel.h has the picture, common/kio.h the contract.
+ *
+ * Called by kc_run() (consumer/kc_run.c) for "kdt -s x.d" and "kdt -n"
+ * when kdt.ko is loaded, and by the kdt command for "kdt -l".  The file
+ * has four parts: the device (open, errors); setup (the userspace copy
+ * of the enabling, KIO_ENABLE, the mirror of the region image, the
+ * session); the consumer loop (snapshots, status, drops); the listing.
+ *
+ * The mirror.  KIO_ENABLE lays out a region (rgn.h) in kernel memory;
+ * the engine reads its image once, whole, and from then on only the
+ * per-CPU slots change: KIO_SNAP_BUF writes a CPU's struct rgn_cpu and
+ * the bytes of its new records into that CPU's slot, at the positions
+ * the region layout gives them, so the decoder (kc_dec, which re-reads
+ * the per-CPU header at every consume) walks the mirror exactly as it
+ * walks a region image from a dump.  Under bufpolicy=switch each
+ * snapshot hands over a full buffer and the new records are decoded at
+ * once; under fill and ring the kernel hands the data over only after
+ * KIO_STOP (before that a snapshot brings the header alone: the drop
+ * count, which ends a fill-policy run), so they are decoded at the end.
+ *
+ * The userspace copy of the enabling.  The engine loads the DOF it hands
+ * to the kernel with dof_load() too: the decoder needs every ECB's
+ * record layout, and a description that matched nothing is named from
+ * it (ken_badecb).  The DOF in the region is the same bytes.
+ *
+ * Kernel symbols.  stack(), sym(), mod(), %a and %k print kernel
+ * addresses by name from /proc/kallsyms, loaded at setup as the
+ * formatter's table (consumer/kc_sym.h); where it cannot be read the
+ * addresses print in hex, as dtrace prints addresses it cannot resolve.
+ *
+ * Signals.  SIGINT and SIGTERM end tracing as dtrace's ^C does (END
+ * fires, the rest is consumed, aggregations are printed).  The handlers
+ * are installed even when the signal was ignored (dtrace leaves an
+ * ignored SIGINT alone): a kdt started in the background by a
+ * non-interactive shell has SIGINT ignored, and `kill -INT` must still
+ * stop it -- the VM scenarios and scripts rely on that.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+
+#include "common/dof.h"
+#include "common/dof_load.h"
+#include "common/rgn.h"
+#include "common/agg.h"
+#include "common/ecb.h"
+#include "common/kio.h"
+#include "consumer/kc_agg.h"
+#include "consumer/kc_engine.h"
+#include "consumer/kc_sess.h"
+#include "consumer/kc_sym.h"
+#include "consumer/kc_kernel.h"
+
+#define KK_NS		1000000000ULL
+#define KK_TICK		(50ULL * 1000000)	/* the loop wakes this often */
+#define KK_REGION_MAX	(1ULL << 34)	/* 16 GiB: no bigger region */
+#define KK_LIST_CAP	1024		/* first KIO_LIST array */
+
+struct kk {
+	struct kc_sess	kk_sess;	/* decoder, aggregations, drops */
+	const struct kc_run_opts *kk_ro;
+	FILE		*kk_err;
+	const char	*kk_prog;
+	int		kk_fd;
+	int		kk_failed;	/* an ioctl failed: said once */
+	struct dof_enabling *kk_den;	/* our copy of the enabling */
+	struct kio_enable kk_en;
+	uint8_t		*kk_mirror;	/* ken_rgnsize bytes */
+	struct rgn_view	kk_view;
+	uint32_t	kk_ncpu;
+	uint8_t		*kk_aggbuf;	/* ken_aggsize bytes, or NULL */
+	uint64_t	*kk_aggdrops;	/* [cpu]: ab_drops last seen */
+	uint64_t	kk_switchrate;	/* ns between buffer snapshots */
+	uint64_t	kk_aggrate;	/* ns between agg. snapshots */
+	uint64_t	kk_statusrate;	/* ns between drop reports */
+	uint64_t	kk_lastswitch;
+	uint64_t	kk_lastsnap;
+	uint64_t	kk_lastreport;
+	struct kio_status kk_st;	/* the last KIO_STATUS */
+	struct kc_symtab *kk_syms;	/* /proc/kallsyms, or NULL */
+};
+
+static volatile sig_atomic_t kk_intr;
+
+static void
+kk_on_signal(int sig)
+{
+	kk_intr = 1;
+}
+
+/* ---- the device ---- */
+
+int
+kc_dev_present(void)
+{
+	return access(KC_DEV, F_OK) == 0;
+}
+
+int
+kc_dev_open(int flags, FILE *err)
+{
+	int fd = open(KC_DEV, flags | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == EACCES || errno == EPERM)
+		fprintf(err, "kdt: %s: permission denied: tracing needs root (CAP_SYS_ADMIN)\n",
+		    KC_DEV);
+	else if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
+		fprintf(err, "kdt: %s: kdt.ko is not loaded\n", KC_DEV);
+	else
+		fprintf(err, "kdt: %s: cannot open: %s\n", KC_DEV,
+		    strerror(errno));
+	return -1;
+}
+
+/* Say once that ioctl "what" failed with errno "e"; returns -1. */
+static int
+kk_ioctl_failed(struct kk *k, const char *what, uint32_t cpu, int e)
+{
+	if (k->kk_failed++ != 0)
+		return -1;
+	fflush(k->kk_sess.se_out);
+	if (cpu != KC_SESS_NOCPU)
+		fprintf(k->kk_err, "%s: %s: %s of CPU %u: %s\n", k->kk_prog,
+		    KC_DEV, what, cpu, strerror(e));
+	else
+		fprintf(k->kk_err, "%s: %s: %s: %s\n", k->kk_prog, KC_DEV,
+		    what, strerror(e));
+	return -1;
+}
+
+static uint64_t
+kk_now(void)
+{
+	struct timespec ts;
+
+	(void) clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * KK_NS + (uint64_t)ts.tv_nsec;
+}
+
+static void
+kk_sleep_until(uint64_t t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(t / KK_NS);
+	ts.tv_nsec = (long)(t % KK_NS);
+	(void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* ---- setup ---- */
+
+static uint64_t
+kk_opt(const struct kk *k, uint32_t opt, uint64_t dflt)
+{
+	uint64_t v = k->kk_den->den_opts[opt];
+
+	return v == DTRACEOPT_UNSET ? dflt : v;
+}
+
+/*
+ * KIO_ENABLE failed with errno "e": dtrace's message for a description
+ * that matches no probe, else the kernel's reason.
+ */
+static void
+kk_enable_failed(struct kk *k, int e)
+{
+	const struct kio_enable *en = &k->kk_en;
+	const struct kc_run_opts *ro = k->kk_ro;
+	const struct dof_pdesc *pd;
+
+	if (e == ENOENT && en->ken_badecb < k->kk_den->den_necbs) {
+		pd = &k->kk_den->den_ecbs[en->ken_badecb].le_pdesc;
+		if (ro->ro_spec != NULL)
+			fprintf(k->kk_err, "%s: invalid probe specifier %s: probe description %s:%s:%s:%s does not match any probes\n",
+			    k->kk_prog, ro->ro_spec, pd->lp_prov, pd->lp_mod,
+			    pd->lp_func, pd->lp_name);
+		else
+			fprintf(k->kk_err, "%s: failed to compile script %s: probe description %s:%s:%s:%s does not match any probes\n",
+			    k->kk_prog, ro->ro_input != NULL ? ro->ro_input :
+			    "-", pd->lp_prov, pd->lp_mod, pd->lp_func,
+			    pd->lp_name);
+		return;
+	}
+	fprintf(k->kk_err, "%s: could not enable tracing: %s\n", k->kk_prog,
+	    en->ken_msg[0] != '\0' ? en->ken_msg : strerror(e));
+}
+
+/* Load our copy of the DOF and hand the DOF to kdt.ko.  0 or 1. */
+static int
+kk_enable(struct kk *k, const void *dof, uint64_t dofsz)
+{
+	struct kio_enable *en = &k->kk_en;
+	struct kdt_err ke;
+
+	if (dof_load(dof, dofsz, &k->kk_den, &ke) != 0) {
+		fprintf(k->kk_err, "%s: could not enable tracing: DOF: %s\n",
+		    k->kk_prog, ke.ke_msg);
+		return 1;
+	}
+	memset(en, 0, sizeof (*en));
+	en->ken_dof = (uint64_t)(uintptr_t)dof;
+	en->ken_dofsz = dofsz;
+	if (k->kk_ro->ro_destructive)
+		en->ken_flags |= KIO_EN_DESTRUCTIVE;
+	if (k->kk_ro->ro_zdefs)
+		en->ken_flags |= KIO_EN_ZDEFS;
+	en->ken_badecb = ~0u;
+	if (ioctl(k->kk_fd, KIO_ENABLE, en) != 0) {
+		en->ken_msg[sizeof (en->ken_msg) - 1] = '\0';
+		kk_enable_failed(k, errno);
+		return 1;
+	}
+	en->ken_msg[sizeof (en->ken_msg) - 1] = '\0';
+	return 0;
+}
+
+/* Read the region image, whole, into the mirror and open it.  0 or 1. */
+static int
+kk_mirror(struct kk *k)
+{
+	uint64_t size = k->kk_en.ken_rgnsize, done = 0;
+	struct kdt_err ke;
+	ssize_t n;
+
+	if (size == 0 || size > KK_REGION_MAX) {
+		fprintf(k->kk_err, "%s: %s: region size 0x%llx is outside [1, 0x%llx]\n",
+		    k->kk_prog, KC_DEV, (unsigned long long)size,
+		    (unsigned long long)KK_REGION_MAX);
+		return 1;
+	}
+	if ((k->kk_mirror = malloc(size)) == NULL) {
+		fprintf(k->kk_err, "%s: no memory for the 0x%llx-byte region image\n",
+		    k->kk_prog, (unsigned long long)size);
+		return 1;
+	}
+	while (done < size) {
+		n = pread(k->kk_fd, k->kk_mirror + done, size - done,
+		    (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(k->kk_err, "%s: %s: read at region offset 0x%llx of 0x%llx: %s\n",
+			    k->kk_prog, KC_DEV, (unsigned long long)done,
+			    (unsigned long long)size,
+			    n == 0 ? "unexpected end" : strerror(errno));
+			return 1;
+		}
+		done += (uint64_t)n;
+	}
+	if (rgn_open(&k->kk_view, k->kk_mirror, size, RGN_PHYS_ANY,
+	    &ke) != 0) {
+		fprintf(k->kk_err, "%s: %s: region image: %s\n", k->kk_prog,
+		    KC_DEV, ke.ke_msg);
+		return 1;
+	}
+	k->kk_ncpu = k->kk_view.rv_hdr->rh_ncpu;
+	if (k->kk_ncpu != k->kk_en.ken_ncpu) {
+		fprintf(k->kk_err, "%s: %s: the region image has %u CPU buffers, KIO_ENABLE said %u\n",
+		    k->kk_prog, KC_DEV, k->kk_ncpu, k->kk_en.ken_ncpu);
+		return 1;
+	}
+	return 0;
+}
+
+/* The aggregation snapshot buffer and per-CPU drop counts.  0 or 1. */
+static int
+kk_aggs(struct kk *k)
+{
+	if (k->kk_en.ken_aggsize == 0 || k->kk_den->den_naggs == 0)
+		return 0;
+	k->kk_aggbuf = malloc(k->kk_en.ken_aggsize);
+	k->kk_aggdrops = calloc(k->kk_ncpu, sizeof (uint64_t));
+	if (k->kk_aggbuf == NULL || k->kk_aggdrops == NULL) {
+		fprintf(k->kk_err, "%s: no memory for 0x%llx bytes of aggregation snapshot\n",
+		    k->kk_prog, (unsigned long long)k->kk_en.ken_aggsize);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the consumer loop ---- */
+
+/*
+ * Merge every CPU's aggregation buffer into the session (its snapshot
+ * callback; also at aggrate and at the end).
+ */
+static void
+kk_snap_aggs(void *arg)
+{
+	struct kk *k = arg;
+	const struct agg_buf *ab = (const struct agg_buf *)k->kk_aggbuf;
+	struct kio_snap ks;
+	struct kdt_err ke;
+	uint32_t cpu;
+
+	k->kk_lastsnap = kk_now();
+	if (ab == NULL || k->kk_sess.se_aggs == NULL)
+		return;
+	for (cpu = 0; cpu < k->kk_ncpu; cpu++) {
+		memset(&ks, 0, sizeof (ks));
+		ks.ks_cpu = cpu;
+		ks.ks_what = KIO_SNAP_AGG;
+		ks.ks_buf = (uint64_t)(uintptr_t)k->kk_aggbuf;
+		ks.ks_len = k->kk_en.ken_aggsize;
+		if (ioctl(k->kk_fd, KIO_SNAP, &ks) != 0) {
+			if (errno == ENOENT && cpu == 0) {
+				/* kdt.ko keeps no aggregation buffers */
+				free(k->kk_aggbuf);
+				k->kk_aggbuf = NULL;
+				return;
+			}
+			(void) kk_ioctl_failed(k, "KIO_SNAP_AGG", cpu, errno);
+			return;
+		}
+		if (agg_buf_check(ab, k->kk_en.ken_aggsize, k->kk_den,
+		    &ke) != 0) {
+			fprintf(k->kk_err, "%s: aggregation buffer of CPU %u: %s\n",
+			    k->kk_prog, cpu, ke.ke_msg);
+			continue;
+		}
+		k->kk_aggdrops[cpu] = ab->ab_drops;
+		if (kc_aggs_snap(k->kk_sess.se_aggs, ab) != 0)
+			fprintf(k->kk_err, "%s: out of memory merging aggregations\n",
+			    k->kk_prog);
+	}
+}
+
+/*
+ * Take CPU "cpu"'s principal buffer into its mirror slot.  The records
+ * are decoded when the data came along: under the switch policy always,
+ * under fill and ring once the enabling is stopped ("final").
+ */
+static int
+kk_snap_buf(struct kk *k, uint32_t cpu, int final)
+{
+	const struct rgn_hdr *rh = k->kk_view.rv_hdr;
+	struct kio_snap ks;
+
+	memset(&ks, 0, sizeof (ks));
+	ks.ks_cpu = cpu;
+	ks.ks_what = KIO_SNAP_BUF;
+	ks.ks_buf = (uint64_t)(uintptr_t)(k->kk_mirror + rh->rh_cpu_off +
+	    (uint64_t)cpu * rh->rh_cpu_stride);
+	ks.ks_len = rh->rh_cpu_stride;
+	if (ioctl(k->kk_fd, KIO_SNAP, &ks) != 0)
+		return kk_ioctl_failed(k, "KIO_SNAP_BUF", cpu, errno);
+	if (final || k->kk_en.ken_policy == DTRACEOPT_BUFPOLICY_SWITCH)
+		(void) kc_dec_consume(k->kk_sess.se_dec, cpu);
+	return 0;
+}
+
+static void
+kk_switch(struct kk *k, int final)
+{
+	uint32_t cpu;
+
+	k->kk_lastswitch = kk_now();
+	for (cpu = 0; cpu < k->kk_ncpu; cpu++)
+		if (kk_snap_buf(k, cpu, final) != 0)
+			return;
+}
+
+static int
+kk_status(struct kk *k)
+{
+	if (ioctl(k->kk_fd, KIO_STATUS, &k->kk_st) != 0)
+		return kk_ioctl_failed(k, "KIO_STATUS", KC_SESS_NOCPU, errno);
+	return 0;
+}
+
+/*
+ * Report every counter's growth: principal drops per CPU from the mirror
+ * (the snapshots bring rc_drops), firings the kernel missed, aggregation
+ * drops per CPU from the aggregation snapshots, the rest from KIO_STATUS.
+ */
+static void
+kk_report(struct kk *k)
+{
+	const struct kio_status *st = &k->kk_st;
+	struct kc_sess *s = &k->kk_sess;
+	uint32_t cpu;
+
+	k->kk_lastreport = kk_now();
+	kc_sess_drops_begin(s);
+	for (cpu = 0; cpu < k->kk_ncpu; cpu++)
+		kc_sess_drop(s, KC_DROP_PRINCIPAL, cpu,
+		    rgn_view_cpu(&k->kk_view, cpu)->rc_drops);
+	kc_sess_drop(s, KC_DROP_PRINCIPAL, KC_SESS_NOCPU, st->kst_missed);
+	for (cpu = 0; k->kk_aggdrops != NULL && cpu < k->kk_ncpu; cpu++)
+		kc_sess_drop(s, KC_DROP_AGGREGATION, cpu, k->kk_aggdrops[cpu]);
+	kc_sess_drop(s, KC_DROP_DYNAMIC, 0, st->kst_dyndrops);
+	kc_sess_drop(s, KC_DROP_SPEC, 0, st->kst_specdrops);
+	kc_sess_drop(s, KC_DROP_SPECBUSY, 0, st->kst_specbusy);
+	kc_sess_drop(s, KC_DROP_SPECUNAVAIL, 0, st->kst_specunavail);
+	kc_sess_drop(s, KC_DROP_DBLERROR, 0, st->kst_dblerrors);
+}
+
+/* Tracing must stop: exit(), a signal, a full fill buffer, a failure. */
+static int
+kk_stopping(const struct kk *k)
+{
+	if (kk_intr || k->kk_failed || k->kk_st.kst_state >= ECB_ST_DRAINING)
+		return 1;
+	return k->kk_en.ken_policy == DTRACEOPT_BUFPOLICY_FILL &&
+	    k->kk_st.kst_drops != 0;
+}
+
+/* The next time something is due, at most KK_TICK from "now". */
+static uint64_t
+kk_next_due(const struct kk *k, uint64_t now)
+{
+	uint64_t next = now + KK_TICK, t;
+
+	t = k->kk_lastswitch + k->kk_switchrate;
+	if (t < next)
+		next = t;
+	t = k->kk_lastreport + k->kk_statusrate;
+	if (t < next)
+		next = t;
+	t = k->kk_lastsnap + k->kk_aggrate;
+	if (k->kk_aggbuf != NULL && t < next)
+		next = t;
+	return next;
+}
+
+/* ACTIVE: snapshots at their rates until tracing must stop. */
+static void
+kk_loop(struct kk *k)
+{
+	uint64_t now;
+
+	while (kk_status(k) == 0 && !kk_stopping(k)) {
+		now = kk_now();
+		if (now - k->kk_lastswitch >= k->kk_switchrate)
+			kk_switch(k, 0);
+		if (k->kk_aggbuf != NULL &&
+		    now - k->kk_lastsnap >= k->kk_aggrate)
+			kk_snap_aggs(k);
+		if (now - k->kk_lastreport >= k->kk_statusrate)
+			kk_report(k);
+		kk_sleep_until(kk_next_due(k, kk_now()));
+	}
+}
+
+/* GO, the loop, STOP, the last snapshots, the final output. */
+static int
+kk_trace(struct kk *k)
+{
+	struct sigaction sa, oldint, oldterm;
+	int rc;
+
+	memset(&sa, 0, sizeof (sa));
+	sa.sa_handler = kk_on_signal;
+	sigemptyset(&sa.sa_mask);
+	kk_intr = 0;
+	(void) sigaction(SIGINT, &sa, &oldint);
+	(void) sigaction(SIGTERM, &sa, &oldterm);
+	if (ioctl(k->kk_fd, KIO_GO) != 0) {
+		fprintf(k->kk_err, "%s: could not enable tracing: %s: KIO_GO: %s\n",
+		    k->kk_prog, KC_DEV, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	k->kk_lastswitch = k->kk_lastsnap = k->kk_lastreport = kk_now();
+	kk_loop(k);
+	if (kk_intr)
+		kc_sess_interrupted(&k->kk_sess);
+	if (ioctl(k->kk_fd, KIO_STOP) != 0)
+		(void) kk_ioctl_failed(k, "KIO_STOP", KC_SESS_NOCPU, errno);
+	kk_switch(k, 1);
+	kk_snap_aggs(k);
+	(void) kk_status(k);
+	kk_report(k);
+	rc = kc_sess_finish(&k->kk_sess, k->kk_st.kst_exited != 0,
+	    k->kk_st.kst_status);
+	if (k->kk_failed && rc == 0)
+		rc = 1;
+out:
+	(void) sigaction(SIGINT, &oldint, NULL);
+	(void) sigaction(SIGTERM, &oldterm, NULL);
+	return rc;
+}
+
+static void
+kk_free(struct kk *k)
+{
+	if (k->kk_syms != NULL) {
+		kc_sym_set_default(NULL);
+		kc_sym_free(k->kk_syms);
+	}
+	kc_sess_fini(&k->kk_sess);
+	if (k->kk_fd >= 0)
+		close(k->kk_fd);	/* stops and frees the kernel side */
+	free(k->kk_aggbuf);
+	free(k->kk_aggdrops);
+	free(k->kk_mirror);
+	if (k->kk_den != NULL)
+		dof_free(k->kk_den);
+	free(k);
+}
+
+int
+kc_kernel_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
+    FILE *out, FILE *err)
+{
+	struct kk *k = calloc(1, sizeof (*k));
+	char why[256];
+	int rc = 1;
+
+	if (k == NULL)
+		return 1;
+	k->kk_ro = ro;
+	k->kk_err = err;
+	k->kk_prog = ro->ro_prog != NULL ? ro->ro_prog : "kdt";
+	k->kk_sess.se_out = out;
+	k->kk_fd = kc_dev_open(O_RDWR, err);
+	if (k->kk_fd < 0 || kk_enable(k, dof, dofsz) != 0 ||
+	    kk_mirror(k) != 0 || kk_aggs(k) != 0 ||
+	    kc_sess_init(&k->kk_sess, ro, out, err, k->kk_den, &k->kk_view,
+	    k->kk_ncpu, kk_snap_aggs, k) != 0)
+		goto out;
+	k->kk_syms = kc_sym_load_kallsyms("/proc/kallsyms", why, sizeof (why));
+	if (k->kk_syms != NULL)
+		kc_sym_set_default(k->kk_syms);
+	k->kk_switchrate = kk_opt(k, DTRACEOPT_SWITCHRATE, KK_NS);
+	k->kk_aggrate = kk_opt(k, DTRACEOPT_AGGRATE, KK_NS);
+	k->kk_statusrate = kk_opt(k, DTRACEOPT_STATUSRATE, KK_NS);
+	kc_sess_matched(&k->kk_sess, k->kk_en.ken_nmatched);
+	fflush(err);
+	rc = kk_trace(k);
+out:
+	kk_free(k);
+	return rc;
+}
+
+/* ---- kdt -l ---- */
+
+/* One line of dtrace's listing for probe "rp". */
+static void
+kk_list_line(FILE *out, const struct rgn_probe *rp)
+{
+	/* widths: dtrace(1)'s list_probe(), see kc_kernel_list() */
+	fprintf(out, "%5u %10.*s %17.*s %33.*s %.*s\n", rp->rp_id,
+	    (int)sizeof (rp->rp_prov), rp->rp_prov,
+	    (int)sizeof (rp->rp_mod), rp->rp_mod,
+	    (int)sizeof (rp->rp_func), rp->rp_func,
+	    (int)sizeof (rp->rp_name), rp->rp_name);
+}
+
+/*
+ * List the probes matching "pd" (NULL: all) through KIO_LIST, growing
+ * the array until every match fits.  0, or 1 after saying why.
+ */
+static int
+kk_list_one(int fd, const struct dof_pdesc *pd, FILE *out, FILE *err)
+{
+	struct rgn_probe *buf = NULL, *nb;
+	struct kio_list kl;
+	uint32_t cap = KK_LIST_CAP, i;
+
+	memset(&kl, 0, sizeof (kl));
+	if (pd != NULL) {
+		snprintf(kl.kl_prov, sizeof (kl.kl_prov), "%s", pd->lp_prov);
+		snprintf(kl.kl_mod, sizeof (kl.kl_mod), "%s", pd->lp_mod);
+		snprintf(kl.kl_func, sizeof (kl.kl_func), "%s", pd->lp_func);
+		snprintf(kl.kl_name, sizeof (kl.kl_name), "%s", pd->lp_name);
+	}
+	for (;;) {
+		if ((nb = realloc(buf, (size_t)cap * sizeof (*buf))) == NULL) {
+			fprintf(err, "kdt: no memory to list %u probes\n", cap);
+			free(buf);
+			return 1;
+		}
+		buf = nb;
+		kl.kl_buf = (uint64_t)(uintptr_t)buf;
+		kl.kl_cap = cap;
+		if (ioctl(fd, KIO_LIST, &kl) != 0) {
+			fflush(out);
+			fprintf(err, "kdt: %s: KIO_LIST %s:%s:%s:%s: %s\n",
+			    KC_DEV, kl.kl_prov, kl.kl_mod, kl.kl_func,
+			    kl.kl_name, strerror(errno));
+			free(buf);
+			return 1;
+		}
+		if (kl.kl_count <= cap)
+			break;
+		/* probes may appear between the calls: some room to spare */
+		cap = kl.kl_count + kl.kl_count / 8 + 16;
+	}
+	for (i = 0; i < kl.kl_count; i++)
+		kk_list_line(out, &buf[i]);
+	free(buf);
+	if (kl.kl_count == 0 && pd != NULL) {
+		/* dtrace's list_stmt() message; the listing goes on */
+		fflush(out);
+		fprintf(err, "kdt: failed to match %s:%s:%s:%s: No probe matches description\n",
+		    pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);
+	}
+	return 0;
+}
+
+int
+kc_kernel_list(const struct dof_pdesc *pds, uint32_t n, FILE *out,
+    FILE *err)
+{
+	int fd, rc = 0;
+	uint32_t i;
+
+	fd = kc_dev_open(O_RDWR, err);
+	if (fd < 0)
+		return 1;
+	/*
+	 * dtrace(1)'s heading, "%5s %10s %17s %33s %s" (illumos
+	 * usr/src/cmd/dtrace/dtrace.c, main(), DMODE_LIST; its list_probe()
+	 * prints each probe with the same widths).
+	 */
+	fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
+	    "FUNCTION", "NAME");
+	if (pds == NULL)
+		rc = kk_list_one(fd, NULL, out, err);
+	for (i = 0; i < n; i++)
+		rc |= kk_list_one(fd, &pds[i], out, err);
+	fflush(out);
+	close(fd);
+	return rc;
+}

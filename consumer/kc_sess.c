@@ -1,0 +1,205 @@
+/*
+ * kc_sess.c -- the consumer side of a live session, shared by the
+ * userspace engine (kc_engine.c) and the kernel engine (kc_kernel.c).
+ * kc_sess.h has the picture: decoder and hooks, the "matched" notice,
+ * drop reporting, the final output.
+ *
+ * The hooks run while the decoder prints records, so what they print
+ * (printa()'s aggregations, system()'s child output) lands between the
+ * records exactly where the program asked for it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dof.h"
+#include "common/dof_load.h"
+#include "consumer/kc_agg.h"
+#include "consumer/kc_engine.h"
+#include "consumer/kc_sess.h"
+
+/* ---- hooks the decoder calls ---- */
+
+static void
+kc_sess_snap(struct kc_sess *s)
+{
+	if (s->se_snap != NULL)
+		s->se_snap(s->se_arg);
+}
+
+static void
+kc_sess_hook_printa(void *arg, const char *fmt, const uint32_t *varids,
+    uint32_t n)
+{
+	struct kc_sess *s = arg;
+
+	kc_sess_snap(s);
+	if (s->se_aggs != NULL)
+		(void) kc_aggs_printa(s->se_aggs, s->se_out, fmt, varids, n);
+}
+
+static void
+kc_sess_hook_libact(void *arg, uint32_t code, uint32_t varid, int64_t val,
+    int has_val)
+{
+	struct kc_sess *s = arg;
+
+	kc_sess_snap(s);
+	if (s->se_aggs != NULL &&
+	    kc_aggs_libact(s->se_aggs, code, varid, val, has_val) != 0)
+		fprintf(s->se_err, "%s: aggregation action %u on variable %u with value %lld failed\n",
+		    s->se_prog, code, varid, (long long)val);
+}
+
+static void
+kc_sess_hook_setopt(void *arg, const char *name, const char *value)
+{
+	struct kc_sess *s = arg;
+
+	/*
+	 * Options that matter to the engine are fixed at setup; the
+	 * aggregation printing options (aggsortkey, aggzoom, ...) take
+	 * effect from here on, as in dtrace.
+	 */
+	(void) kc_aggs_setopt_name(s->se_aggs, name, value);
+}
+
+static void
+kc_sess_hook_system(void *arg, const char *cmd)
+{
+	struct kc_sess *s = arg;
+
+	fflush(s->se_out);
+	if (system(cmd) == -1)
+		fprintf(s->se_err, "%s: system(\"%s\") failed: %s\n",
+		    s->se_prog, cmd, strerror(errno));
+}
+
+/* ---- setup ---- */
+
+int
+kc_sess_quiet(const struct kc_sess *s)
+{
+	uint64_t q = s->se_den->den_opts[DTRACEOPT_QUIET];
+
+	return s->se_ro->ro_quiet || (q != DTRACEOPT_UNSET && q != 0);
+}
+
+int
+kc_sess_init(struct kc_sess *s, const struct kc_run_opts *ro, FILE *out,
+    FILE *err, const struct dof_enabling *den, const struct rgn_view *v,
+    uint32_t ncpu, void (*snap)(void *), void *arg)
+{
+	const struct kc_dec_hooks hooks = {
+		s, kc_sess_hook_printa, kc_sess_hook_libact,
+		kc_sess_hook_setopt, kc_sess_hook_system
+	};
+	struct kc_dec_opts o;
+
+	memset(s, 0, sizeof (*s));
+	s->se_ro = ro;
+	s->se_prog = ro->ro_prog != NULL ? ro->ro_prog : "kdt";
+	s->se_out = out;
+	s->se_err = err;
+	s->se_den = den;
+	s->se_snap = snap;
+	s->se_arg = arg;
+	s->se_ncpu = ncpu;
+	memset(&o, 0, sizeof (o));
+	o.do_prog = s->se_prog;
+	o.do_input = ro->ro_input != NULL ? ro->ro_input : "-";
+	o.do_out = out;
+	o.do_err = err;
+	o.do_quiet = (uint32_t)kc_sess_quiet(s);
+	o.do_engine = 1;
+	o.do_hooks = &hooks;	/* kc_dec_new copies it */
+	s->se_dec = kc_dec_new(v, den, &o);
+	if (den->den_naggs != 0)
+		s->se_aggs = kc_aggs_new(den);
+	s->se_cpuseen = calloc(ncpu != 0 ? ncpu : 1, 2 * sizeof (uint64_t));
+	if (s->se_dec == NULL || s->se_cpuseen == NULL ||
+	    (den->den_naggs != 0 && s->se_aggs == NULL)) {
+		fprintf(err, "%s: out of memory for the consumer\n",
+		    s->se_prog);
+		return 1;
+	}
+	return 0;
+}
+
+void
+kc_sess_fini(struct kc_sess *s)
+{
+	kc_dec_free(s->se_dec);
+	if (s->se_aggs != NULL)
+		kc_aggs_free(s->se_aggs);
+	free(s->se_cpuseen);
+	s->se_dec = NULL;
+	s->se_aggs = NULL;
+	s->se_cpuseen = NULL;
+}
+
+/* ---- notices, drops, the end ---- */
+
+void
+kc_sess_matched(struct kc_sess *s, uint32_t n)
+{
+	const struct kc_run_opts *ro = s->se_ro;
+
+	if (kc_sess_quiet(s))
+		return;
+	fprintf(s->se_err, "%s: %s '%s' matched %u probe%s\n", s->se_prog,
+	    ro->ro_is_script ? "script" : "description",
+	    ro->ro_input != NULL ? ro->ro_input : "", n, n == 1 ? "" : "s");
+}
+
+void
+kc_sess_drops_begin(struct kc_sess *s)
+{
+	fflush(s->se_out);
+}
+
+/* The "seen so far" slot of counter (kind, cpu), or NULL: no such. */
+static uint64_t *
+kc_sess_seen(struct kc_sess *s, uint32_t kind, uint32_t cpu)
+{
+	if (kind >= KC_DROP_NKINDS)
+		return NULL;
+	if (kind == KC_DROP_PRINCIPAL && cpu == KC_SESS_NOCPU)
+		return &s->se_missed;
+	if (kind != KC_DROP_PRINCIPAL && kind != KC_DROP_AGGREGATION)
+		return &s->se_seen[kind];
+	if (cpu >= s->se_ncpu)
+		return NULL;
+	return &s->se_cpuseen[cpu * 2 + (kind == KC_DROP_AGGREGATION)];
+}
+
+void
+kc_sess_drop(struct kc_sess *s, uint32_t kind, uint32_t cpu, uint64_t total)
+{
+	uint64_t *seen = kc_sess_seen(s, kind, cpu);
+
+	if (seen == NULL)
+		return;
+	if (total > *seen)
+		kc_fmt_drops(s->se_err, s->se_prog, kind, total - *seen, cpu);
+	*seen = total;
+}
+
+void
+kc_sess_interrupted(struct kc_sess *s)
+{
+	if (s->se_newline)
+		return;
+	s->se_newline = 1;
+	fputc('\n', s->se_out);
+}
+
+int
+kc_sess_finish(struct kc_sess *s, int exited, int status)
+{
+	fputc('\n', s->se_out);
+	if (s->se_aggs != NULL)
+		(void) kc_aggs_print_all(s->se_aggs, s->se_out);
+	fflush(s->se_out);
+	return exited ? status : 0;
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+#
+# live.sh -- the guest half of the live VM scenarios (tests/vm/scenarios/
+# *.live-*.sh): every kdt command they judge, run in ONE boot, since each
+# boot costs 7-18 s.  tests/vm/lib.sh (kv_live) boots a guest with kdt,
+# this script at /live.sh, the static /bin/getppid-loop and an
+# /etc/passwd with "nobody", runs it, and gets the results back as a gzip'd
+# tar on the raw second serial port; the scenarios read the files.
+#
+# Each command NAME leaves $R/NAME.out (stdout), NAME.err (stderr) and
+# NAME.rc (exit status).  Commands that trace a workload start kdt in the
+# background, wait until its BEGIN clause's "ready" line has been
+# consumed (so the probes are recording), run the workload, then stop kdt
+# with SIGINT as a user's ^C would and wait for it.  There is no -c yet,
+# so the workload is picked by its execname, "getppid-loop".
+#
+set +e
+R=/tmp/live
+rm -rf "$R"
+mkdir -p "$R"
+
+# run NAME CMD...: run in the foreground
+run()
+{
+	n=$1
+	shift
+	"$@" > "$R/$n.out" 2> "$R/$n.err"
+	echo $? > "$R/$n.rc"
+}
+
+# start NAME CMD...: run in the background until stop NAME
+start()
+{
+	n=$1
+	shift
+	"$@" > "$R/$n.out" 2> "$R/$n.err" &
+	echo $! > "$R/$n.pid"
+	i=0
+	while ! grep -q '^ready$' "$R/$n.out" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 300 ]; then
+			echo "live.sh: $n: no ready line after 30 s" >> "$R/$n.err"
+			break
+		fi
+		sleep 0.1
+	done
+}
+
+stop()
+{
+	p=$(cat "$R/$1.pid")
+	kill -INT "$p"
+	wait "$p"
+	echo $? > "$R/$1.rc"
+}
+
+READY='BEGIN { printf("ready\n"); }'
+SYS='syscall::getppid:entry /execname == "getppid-loop"/ { @n = count(); }'
+FBT='fbt::__x64_sys_getppid:entry /execname == "getppid-loop"/ { @n = count(); }'
+
+# ---- tst.live-syscall: exact counts through two providers
+start sys kdt -q -n "$READY" -n "$SYS" \
+    -n 'END { printa("syscall::getppid:entry %@d\n", @n); }'
+/bin/getppid-loop
+stop sys
+start fbt kdt -q -n "$READY" -n "$FBT" \
+    -n 'END { printa("fbt::__x64_sys_getppid:entry %@d\n", @n); }'
+/bin/getppid-loop
+stop fbt
+
+# ---- tst.live-multi: two consumers at once, each with its own state
+start multi_a kdt -q -n "$READY" -n "$SYS" \
+    -n 'END { printa("consumer A: %@d\n", @n); }'
+/bin/getppid-loop 1234
+start multi_b kdt -q -n "$READY" -n "$FBT" \
+    -n 'END { printa("consumer B: %@d\n", @n); }'
+/bin/getppid-loop 777
+stop multi_a
+/bin/getppid-loop 100
+stop multi_b
+
+# ---- tst.live-profile: timers, exit(), buffer policies, per-CPU data
+run tick kdt -n 'BEGIN { t = timestamp; }' -n 'tick-100ms /++i == 10/ {
+	printf("ticks %d after %s", i,
+	    timestamp - t >= 900000000 ? ">= 900 ms" : "< 900 ms");
+	exit(0);
+}'
+run status kdt -n 'BEGIN { printf("begin %d", 1); }' \
+    -n 'tick-200ms /++i == 2/ { trace(i); }' \
+    -n 'tick-200ms /i == 3/ { exit(7); }'
+run percpu kdt -q -n 'profile-97 { @c[cpu] = count(); }' \
+    -n 'tick-2s { printa("cpu %d %@d\n", @c); exit(0); }'
+run ring kdt -q -x bufpolicy=ring -x bufsize=2k -n 'BEGIN { i = 0; }' \
+    -n 'tick-10ms /i < 300/ { printf("%d %d\n", cpu, i++); }' \
+    -n 'tick-10ms /i == 300/ { exit(0); }'
+run fill kdt -q -x bufpolicy=fill -x bufsize=2k \
+    -n 'tick-10ms { printf("%d %d\n", cpu, i++); }'
+
+# ---- tst.live-list: kdt -l, whole and by description
+kdt -l > "$R/list_all.full" 2> "$R/list_all.err"
+echo $? > "$R/list_all.rc"
+head -1 "$R/list_all.full" > "$R/list_all.out"
+grep -E ' (dtrace +BEGIN|syscall +getppid entry|profile +tick-1)$' \
+    "$R/list_all.full" >> "$R/list_all.out"
+awk 'NR > 1 { n[$2]++ } END { for (p in n) print p, n[p] }' \
+    "$R/list_all.full" | sort > "$R/list_all.count"
+rm -f "$R/list_all.full"
+run list_n kdt -l -n 'syscall::getppid*:'
+run list_glob kdt -l -n 'syscall::getpp?d:ent*'
+run list_P kdt -l -P dtrace
+run list_f kdt -l -f '__x64_sys_getppid'
+run list_mf kdt -l -m 'fbt:nosuchmod' -f 'fbt:kernel:__x64_sys_getppid'
+printf '%s\n' 'syscall::getppid:entry, dtrace:::BEGIN' '{ trace(1); }' \
+    'profile:::tick-1s {}' > /tmp/list.d
+run list_s kdt -l -s /tmp/list.d
+run list_none kdt -l -n 'nosuch:::' -n 'dtrace:::END'
+
+# ---- err.live-nomatch: dtrace's message for a description matching nothing
+run nomatch kdt -n 'fbt::no_such_function:entry'
+printf '%s\n' 'BEGIN {}' 'fbt::no_such_function:entry' '{ trace(1); }' \
+    > /tmp/nomatch.d
+run nomatch_s kdt -s /tmp/nomatch.d
+run nomatch_z kdt -Z -n 'fbt::no_such_function:entry' \
+    -n 'BEGIN { exit(0); }'
+
+# ---- err.live-nonroot: /dev/kdt is root's
+run nonroot su nobody -s /bin/sh -c 'kdt -n "BEGIN { exit(0); }"'
+run nonroot_l su nobody -s /bin/sh -c 'kdt -l -P dtrace'
+run nonroot_user su nobody -s /bin/sh -c \
+    'kdt -x engine=user -n "BEGIN { trace(1); exit(0); }"'
+
+tar -czf - -C "$R" . > /dev/ttyS1
