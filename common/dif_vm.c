@@ -358,7 +358,9 @@ dif_ldgs(struct dif_run *r, uint32_t id, uint64_t *val)
 	case DIF_VAR_VTIMESTAMP: *val = kenv_vtime(); return 0;
 	case DIF_VAR_IPL: *val = kenv_ipl(); return 0;
 	case DIF_VAR_STACKDEPTH: *val = c->pc_stackdepth; return 0;
-	case DIF_VAR_CALLER: *val = c->pc_caller; return 0;
+	case DIF_VAR_CALLER:
+		*val = c->pc_caller != 0 ? c->pc_caller : kenv_caller();
+		return 0;
 	case DIF_VAR_WALLTIMESTAMP: *val = kenv_walltime(); return 0;
 	case DIF_VAR_USTACKDEPTH: *val = c->pc_ustackdepth; return 0;
 	case DIF_VAR_UCALLER: *val = c->pc_ucaller; return 0;

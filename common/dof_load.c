@@ -760,6 +760,24 @@ bad:
 	    (dof_ull)from, i, la->la_kind);
 }
 
+/* Kernel-data actions that may be aggregation keys (rule G3). */
+static int
+dof_agg_kdata_key(uint32_t kind)
+{
+	switch (kind) {
+	case DTRACEACT_STACK:
+	case DTRACEACT_USTACK:
+	case DTRACEACT_SYM:
+	case DTRACEACT_MOD:
+	case DTRACEACT_USYM:
+	case DTRACEACT_UMOD:
+	case DTRACEACT_UADDR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Rule G3: the key actions, each placed at its natural alignment. */
 static int
 dof_agg_keys(struct dof_ld *dl, struct dof_lecb *le, uint64_t from,
@@ -771,12 +789,19 @@ dof_agg_keys(struct dof_ld *dl, struct dof_lecb *le, uint64_t from,
 
 	for (i = ag->ag_firstkey; i < ag->ag_firstkey + ag->ag_nkeys; i++) {
 		la = &le->le_acts[i];
-		size = la->la_difo != NULL ? dof_type_size(dl, la->la_difo) : 0;
-		if (la->la_kind != DTRACEACT_DIFEXPR || la->la_role !=
-		    DOF_ROLE_REC || size == 0 || size > DOF_MAX_RECSIZE)
+		/* a D expression, or kernel data: @[stack()], @[sym(pc)] */
+		if (la->la_kind == DTRACEACT_DIFEXPR)
+			size = la->la_difo != NULL ?
+			    dof_type_size(dl, la->la_difo) : 0;
+		else if (dof_agg_kdata_key(la->la_kind))
+			size = dof_act_size(dl, la);
+		else
+			size = 0;
+		if (la->la_role != DOF_ROLE_REC || size == 0 ||
+		    size > DOF_MAX_RECSIZE)
 			return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGKEY",
 			    from,
-			    "ACTDESC at offset 0x%llx: action %u (kind 0x%x), key of aggregation %u, must be an unclaimed DIFEXPR of 1..%u bytes, has %llu",
+			    "ACTDESC at offset 0x%llx: action %u (kind 0x%x), key of aggregation %u, must be an unclaimed DIFEXPR or stack/ustack/sym/mod/usym/umod/uaddr record of 1..%u bytes, has %llu",
 			    (dof_ull)from, i, la->la_kind, ag->ag_id,
 			    DOF_MAX_RECSIZE, (dof_ull)size);
 		align = dof_rec_align(size);
@@ -786,7 +811,7 @@ dof_agg_keys(struct dof_ld *dl, struct dof_lecb *le, uint64_t from,
 		la->la_rec_off = (uint32_t)off;
 		la->la_rec_size = (uint32_t)size;
 		la->la_rec_align = (uint16_t)align;
-		la->la_rec_isstr =
+		la->la_rec_isstr = la->la_kind == DTRACEACT_DIFEXPR &&
 		    la->la_difo->do_rtype.dtdt_kind == DIF_TYPE_STRING;
 		off += size;
 	}
@@ -996,6 +1021,32 @@ dof_load_ecb(struct dof_ld *dl, const struct dof_sec *s, struct dof_lecb *le)
 }
 
 /* Every section, then options, then every ECBDESC in section order. */
+/*
+ * Rule G6: the variable ids are at most the number of actions.  The
+ * consumer sizes its per-variable table by the largest id
+ * (consumer/kc_agg.c), so an id of 0xffffffff in a hostile DOF -- or in
+ * the DOF copy of a corrupt region -- asked it for a 200 GB table
+ * (found by tests/fuzz/fuzz_dif, bad-aggvarid-huge).  The compiler
+ * numbers variables densely from 1 as it meets their names, and every
+ * name is met in some action, so real DOF never comes near the limit.
+ */
+static int
+dof_agg_varids(struct dof_ld *dl)
+{
+	const struct dof_enabling *den = dl->dl_den;
+	uint64_t nacts = 0;
+	uint32_t i;
+
+	for (i = 0; i < den->den_necbs; i++)
+		nacts += den->den_ecbs[i].le_nacts;
+	if (den->den_nvarids > nacts)
+		return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGVAR",
+		    KDT_ERR_NOOFF,
+		    "aggregation variable id %u exceeds the enabling's %llu actions (ids are numbered from 1 per variable named)",
+		    den->den_nvarids, (dof_ull)nacts);
+	return 0;
+}
+
 static int
 dof_load_body(struct dof_ld *dl)
 {
@@ -1029,7 +1080,7 @@ dof_load_body(struct dof_ld *dl)
 		if ((rc = dof_load_ecb(dl, s, &den->den_ecbs[n++])) != 0)
 			return rc;
 	}
-	return 0;
+	return dof_agg_varids(dl);
 }
 
 /*
@@ -1107,6 +1158,8 @@ dof_load_body(struct dof_ld *dl)
  *  G4  The parameters give a non-zero agg_data_size().  [DOF_AGGPARAM]
  *  G5  Aggregations of one variable agree on kind, parameters, key count
  *      and key size.  [DOF_AGGMATCH]
+ *  G6  No variable id exceeds the number of actions of the enabling
+ *      (dof_agg_varids).  [DOF_AGGVAR]
  *  Ids are 1.. in order; aggregation actions take no record space.
  * Record layout (dof_load.h)
  *  L1  A REC action records: EXIT 4 bytes; PRINTA, SYM, MOD 8; LIBACT

@@ -121,6 +121,12 @@ uint32_t kenv_ipl(void);
  */
 uint32_t kenv_stack(uint64_t *pcs, uint32_t max);
 /*
+ * caller: where the probed code was called from -- at a function's entry
+ * its return address, elsewhere the second frame of kenv_stack()'s walk.
+ * 0 when unknown (the userspace engine).  Probe context.
+ */
+uint64_t kenv_caller(void);
+/*
  * ustack(): the user stack of the current thread (frame-pointer walk;
  * code built without frame pointers gives one frame), with its pid.
  * Returns the number of frames (0: none or not in a user thread).

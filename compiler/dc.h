@@ -62,6 +62,8 @@ struct dc_out {
 	int		dco_col;
 	int		dco_errtags;	/* option errtags was set */
 	int		dco_engine;	/* option engine: 0 auto, 1 user, 2 kern */
+	int		dco_region;	/* option region (live buffers in the
+					   reserved region) was set */
 	int		dco_quiet;	/* option quiet was set */
 	int		dco_destructive; /* option destructive was set */
 	int		dco_zdefs;	/* -Z or option zdefs: empty matches ok */

@@ -240,6 +240,7 @@ dc_run(struct dc_ctx *volatile cx)
 	out->dco_regaddr = cx->cx_regaddr;
 	out->dco_errtags = cx->cx_errtags;
 	out->dco_engine = cx->cx_engine;
+	out->dco_region = cx->cx_region;
 	out->dco_quiet = cx->cx_optv[DTRACEOPT_QUIET] == 1;
 	out->dco_destructive = cx->cx_destructive;
 	out->dco_zdefs = cx->cx_zdefs;

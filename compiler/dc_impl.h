@@ -266,6 +266,8 @@ struct dc_ctx {
 	int		cx_defaultargs;	/* option defaultargs */
 	int		cx_errtags;	/* option errtags */
 	int		cx_engine;	/* option engine: 0 auto, 1 user, 2 kern */
+	int		cx_region;	/* option region: buffers in the
+					   reserved region (kio.h) */
 	uint64_t	cx_regsize;
 	uint64_t	cx_regaddr;
 	struct dc_difo	*cx_difo;	/* object being generated */

@@ -225,6 +225,8 @@ dc_opt_compiler(struct dc_ctx *cx, const char *name, const char *v,
 		cx->cx_defaultargs = 1;
 	else if (strcmp(name, "zdefs") == 0)
 		cx->cx_zdefs = 1;
+	else if (strcmp(name, "region") == 0)
+		cx->cx_region = 1;
 	else if (strcmp(name, "engine") == 0) {
 		if (v != NULL && strcmp(v, "user") == 0)
 			cx->cx_engine = 1;

@@ -42,6 +42,7 @@
 #include "common/agg.h"
 #include "consumer/kc_fmt.h"
 #include "consumer/kc_agg.h"
+#include "consumer/kc_sym.h"
 
 typedef unsigned __int128 kc_u128;
 
@@ -452,12 +453,65 @@ kc_agg_valcmp(const struct dof_agg *ag, const uint64_t *a, const uint64_t *b)
 
 /* ---- keys ---- */
 
-/* Keys of integer sizes (1, 2, 4, 8 bytes) print and sort as integers. */
+/*
+ * Keys of integer sizes (1, 2, 4, 8 bytes) print and sort as integers --
+ * D expressions, and sym()/mod() addresses (they sort by address and
+ * print as symbols).
+ */
 static int
 kc_agg_isint(const struct dof_laction *k)
 {
+	if (k->la_kind != DTRACEACT_DIFEXPR && k->la_kind != DTRACEACT_SYM &&
+	    k->la_kind != DTRACEACT_MOD)
+		return 0;
 	return k->la_rec_size == 1 || k->la_rec_size == 2 ||
 	    k->la_rec_size == 4 || k->la_rec_size == 8;
+}
+
+/*
+ * Kernel-data keys (stack(), ustack(), sym(), mod(), usym()...): printed
+ * as the record would be, stacks on their own lines (the value follows
+ * them), symbols left-justified in 50 columns like strings.  1 if "k"
+ * is one.
+ */
+static int
+kc_agg_kdatakey(FILE *out, const struct dof_laction *k, const uint8_t *p)
+{
+	struct kc_val v = { p, k->la_rec_size, 0 };
+	char buf[512];
+	FILE *mf;
+
+	switch (k->la_kind) {
+	case DTRACEACT_STACK:
+		(void) kc_fmt_stack(out, kc_sym_default(), p, k->la_rec_size,
+		    (uint32_t)k->la_arg, KC_STACKINDENT);
+		return 1;
+	case DTRACEACT_USTACK:
+		(void) kc_fmt_ustack(out, p, k->la_rec_size,
+		    (uint32_t)k->la_arg, (uint32_t)(k->la_arg >> 32),
+		    KC_STACKINDENT);
+		return 1;
+	case DTRACEACT_SYM:
+	case DTRACEACT_MOD:
+	case DTRACEACT_USYM:
+	case DTRACEACT_UMOD:
+	case DTRACEACT_UADDR:
+		buf[0] = '\0';
+		if ((mf = fmemopen(buf, sizeof (buf), "w")) != NULL) {
+			if (k->la_kind == DTRACEACT_SYM)
+				(void) kc_fmt_sym(mf, kc_sym_default(), &v);
+			else if (k->la_kind == DTRACEACT_MOD)
+				(void) kc_fmt_mod(mf, kc_sym_default(), &v);
+			else
+				(void) kc_fmt_usym(mf, &v);
+			fclose(mf);
+		}
+		buf[sizeof (buf) - 1] = '\0';
+		fprintf(out, "  %-50s", buf);
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static uint64_t
@@ -571,6 +625,8 @@ kc_agg_keycols(FILE *out, const struct kc_aggvar *kv, const uint8_t *key,
 
 	for (i = 0; i < kv->kv_ag->ag_nkeys; i++) {
 		k = &kv->kv_keys[i];
+		if (kc_agg_kdatakey(out, k, key + k->la_rec_off))
+			continue;
 		if (!kc_agg_isint(k)) {
 			kc_agg_keystr(out, key + k->la_rec_off,
 			    k->la_rec_size, packed ? 16 : -50);

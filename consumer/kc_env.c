@@ -220,6 +220,12 @@ kenv_stack(uint64_t *pcs, uint32_t max)
 	return 0;
 }
 
+uint64_t
+kenv_caller(void)
+{
+	return 0;
+}
+
 /* Nor does ustack() walk this process's own stack: no frames. */
 uint32_t
 kenv_ustack(uint64_t *pcs, uint32_t max, uint64_t *pid)

@@ -213,6 +213,8 @@ kk_enable(struct kk *k, const void *dof, uint64_t dofsz)
 		en->ken_flags |= KIO_EN_DESTRUCTIVE;
 	if (k->kk_ro->ro_zdefs)
 		en->ken_flags |= KIO_EN_ZDEFS;
+	if (k->kk_ro->ro_region)
+		en->ken_flags |= KIO_EN_REGION;
 	en->ken_badecb = ~0u;
 	if (ioctl(k->kk_fd, KIO_ENABLE, en) != 0) {
 		en->ken_msg[sizeof (en->ken_msg) - 1] = '\0';
@@ -220,6 +222,9 @@ kk_enable(struct kk *k, const void *dof, uint64_t dofsz)
 		return 1;
 	}
 	en->ken_msg[sizeof (en->ken_msg) - 1] = '\0';
+	/* Enabled, but something was not: e.g. a probe kdt.ko could not arm. */
+	if (en->ken_msg[0] != '\0')
+		fprintf(k->kk_err, "%s: warning: %s\n", k->kk_prog, en->ken_msg);
 	return 0;
 }
 
@@ -358,11 +363,52 @@ kk_snap_buf(struct kk *k, uint32_t cpu, int final)
 	return 0;
 }
 
+/*
+ * Probes can be added while tracing runs (fbt probes of a module that
+ * loads later): kdt.ko then publishes more probe and EPID entries in
+ * the region's metadata (rgn.h: counts after entries).  Re-read the
+ * metadata area into the mirror when its counts changed, before
+ * decoding records that may use the new EPIDs.
+ */
+static void
+kk_refresh_meta(struct kk *k)
+{
+	const struct rgn_hdr *rh = k->kk_view.rv_hdr;
+	struct rgn_meta *mm = (struct rgn_meta *)(void *)(k->kk_mirror +
+	    rh->rh_meta_off);
+	struct rgn_meta m;
+	uint64_t done = 0;
+	ssize_t n;
+
+	if (pread(k->kk_fd, &m, sizeof (m), (off_t)rh->rh_meta_off) !=
+	    (ssize_t)sizeof (m))
+		return;
+	if (m.rm_nprobes == mm->rm_nprobes && m.rm_nepids == mm->rm_nepids)
+		return;
+	if (m.rm_nprobes > mm->rm_probe_cap || m.rm_nepids > mm->rm_epid_cap ||
+	    m.rm_probe_off != mm->rm_probe_off ||
+	    m.rm_epid_off != mm->rm_epid_off) {
+		fprintf(k->kk_err, "%s: %s: the region's probe tables changed shape (%u probes, %u EPIDs): not used\n",
+		    k->kk_prog, KC_DEV, m.rm_nprobes, m.rm_nepids);
+		return;
+	}
+	while (done < rh->rh_meta_size) {
+		n = pread(k->kk_fd, k->kk_mirror + rh->rh_meta_off + done,
+		    rh->rh_meta_size - done, (off_t)(rh->rh_meta_off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		done += (uint64_t)n;
+	}
+}
+
 static void
 kk_switch(struct kk *k, int final)
 {
 	uint32_t cpu;
 
+	kk_refresh_meta(k);
 	k->kk_lastswitch = kk_now();
 	for (cpu = 0; cpu < k->kk_ncpu; cpu++)
 		if (kk_snap_buf(k, cpu, final) != 0)
@@ -480,6 +526,11 @@ kk_trace(struct kk *k)
 	kk_snap_aggs(k);
 	(void) kk_status(k);
 	kk_report(k);
+	if (k->kk_st.kst_flags & KIO_ST_DEADMAN) {
+		fprintf(k->kk_err, "%s: processing aborted: Abort due to systemic unresponsiveness (kdt.ko's deadman: this consumer was not heard from for %u s)\n",
+		    k->kk_prog, KIO_DEADMAN_SEC);
+		k->kk_failed = 1;
+	}
 	rc = kc_sess_finish(&k->kk_sess, k->kk_st.kst_exited != 0,
 	    k->kk_st.kst_status);
 	if (k->kk_failed && rc == 0)

@@ -47,6 +47,14 @@ kc_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
 {
 	const char *prog = ro->ro_prog != NULL ? ro->ro_prog : "kdt";
 
+	if (ro->ro_region && (ro->ro_engine == KC_ENGINE_USER ||
+	    !kc_dev_present())) {
+		fprintf(err, "%s: -x region: the buffers would be in kdt.ko's reserved region, but %s\n",
+		    prog, ro->ro_engine == KC_ENGINE_USER ?
+		    "-x engine=user runs in this process" :
+		    "kdt.ko is not loaded (no " KC_DEV ")");
+		return 1;
+	}
 	switch (ro->ro_engine) {
 	case KC_ENGINE_USER:
 		return kc_engine_run(dof, dofsz, ro, out, err);

@@ -34,6 +34,8 @@ struct kc_run_opts {
 	uint32_t	ro_quiet;	/* -q given (the DOF may also say so) */
 	uint32_t	ro_destructive;	/* -w given */
 	uint32_t	ro_is_script;	/* 1: -s file, 0: -n description */
+	uint32_t	ro_region;	/* -x region: buffers in the reserved
+					   region (kernel engine only) */
 	uint32_t	ro_zdefs;	/* -Z given: descriptions may match
 					   no probe (the kernel engine's
 					   KIO_EN_ZDEFS) */

@@ -106,7 +106,8 @@ km_usage(FILE *fp)
 	    "\t-x  set an option (quiet, strsize, bufsize, bufpolicy, ...,\n"
 	    "\t    regionsize, regionaddr; engine=kernel or engine=user\n"
 	    "\t    to run on kdt.ko or in-process: by default kdt.ko when\n"
-	    "\t    /dev/kdt exists)\n"
+	    "\t    /dev/kdt exists; region: keep a live session's buffers\n"
+	    "\t    in kdt.ko's reserved region, so they survive a panic)\n"
 	    "\t--btf=PATH  kernel types (default $KDT_BTF, else\n"
 	    "\t    /sys/kernel/btf/vmlinux)\n"
 	    "\t-h, --help  this text\n", fp);
@@ -541,6 +542,7 @@ km_exec(struct km_args *a, const struct dc_out *o)
 	ro.ro_quiet = a->ka_quiet || o->dco_quiet;
 	ro.ro_destructive = a->ka_dc.dco_destructive || o->dco_destructive;
 	ro.ro_zdefs = a->ka_dc.dco_zdefs || o->dco_zdefs;
+	ro.ro_region = o->dco_region;
 	fflush(stdout);
 	rc = kc_run(o->dco_dof, o->dco_dofsz, &ro, stdout, stderr);
 	free(desc);

@@ -335,3 +335,21 @@ kenv_panic(const char *msg)
 {
 	panic("%s", msg);
 }
+
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t
+kenv_caller(void)
+{
+	struct pt_regs *regs = this_cpu_read(kd_probe_regs);
+	unsigned long ra = 0;
+	uint64_t pcs[2];
+
+	if (regs != NULL && this_cpu_read(kd_probe_entry) && !user_mode(regs)) {
+		/* the call instruction pushed the return address */
+		if (copy_from_kernel_nofault(&ra, (void *)regs->sp,
+		    sizeof (ra)) != 0)
+			ra = 0;
+		return ra;
+	}
+	return kenv_stack(pcs, 2) == 2 ? pcs[1] : 0;
+}

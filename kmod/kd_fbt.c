@@ -334,7 +334,7 @@ kd_fbt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
 static int
 kd_fbt_entry(struct kprobe *p, struct pt_regs *regs)
 {
-	kd_fire_regs(container_of(p, struct kd_probe, kp_u.u_kprobe), regs);
+	kd_fire_regs(container_of(p, struct kd_probe, kp_u.u_kprobe), regs, 1);
 	return 0;
 }
 

@@ -280,14 +280,19 @@ uint64_t kd_ksym_kaslr(void);
  * missed.  Any context.
  */
 void kd_fire(struct kd_probe *kp, const uint64_t *args, int32_t err);
-/* The registers of the firing on this CPU, for stack() (kd_env.c). */
+/* The registers of the firing on this CPU, for stack() (kd_env.c), and
+   whether they are at a function's first instruction (for caller). */
 DECLARE_PER_CPU(struct pt_regs *, kd_probe_regs);
+DECLARE_PER_CPU(int, kd_probe_entry);
 /* kd_ksym.c: functions found by name at setup; NULL if absent. */
 extern unsigned int (*kd_stack_save_regs)(struct pt_regs *, unsigned long *,
     unsigned int, unsigned int);
 extern unsigned int (*kd_stack_save_user)(unsigned long *, unsigned int);
-/* kd_fire() with arg0.. from a kprobe's registers (function arguments). */
-void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs);
+/*
+ * kd_fire() with arg0.. from a kprobe's registers (function arguments);
+ * "at_entry": the kprobe is at the function's first instruction.
+ */
+void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry);
 /* kd_cs.c's own firing of BEGIN and END (cs_active not required). */
 void kd_fire_state(struct kd_probe *kp);
 /* kd_probe.c: which actions kdt.ko runs; -EOPNOTSUPP after kd_cs_msg */

@@ -200,7 +200,10 @@ kd_kinst_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
 static int
 kd_kinst_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	kd_fire_regs(container_of(p, struct kd_probe, kp_u.u_kprobe), regs);
+	struct kd_probe *kp = container_of(p, struct kd_probe, kp_u.u_kprobe);
+
+	/* offset 0 (the name "0") is the function's first instruction */
+	kd_fire_regs(kp, regs, strcmp(kp->kp_ep.ep_name, "0") == 0);
 	return 0;
 }
 

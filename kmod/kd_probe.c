@@ -29,9 +29,10 @@
 /*
  * Action kinds kdt.ko can run.  ecb.c knows every kind; those whose
  * kernel side is not wired up here (user symbols usym/umod/uaddr, raise,
- * stop, breakpoint, system, freopen, copyout-style subroutines are DIF)
- * are refused at load instead of recording nothing.  Destructive ones
- * (panic, chill) also need -w (ecb_create checks).
+ * stop, breakpoint) are refused at load instead of recording nothing.
+ * Destructive ones (panic, chill, system, freopen) also need -w
+ * (ecb_create checks); system and freopen are recorded like printf and
+ * carried out by the consumer.
  */
 static int
 kd_act_supported(const struct dof_laction *la)
@@ -53,6 +54,8 @@ kd_act_supported(const struct dof_laction *la)
 	case DTRACEACT_MOD:
 	case DTRACEACT_PANIC:
 	case DTRACEACT_CHILL:
+	case DTRACEACT_SYSTEM:		/* recorded; the consumer runs it */
+	case DTRACEACT_FREOPEN:
 		return 1;
 	default:
 		return DTRACEACT_ISAGG(la->la_kind);
@@ -70,7 +73,7 @@ kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den)
 		for (j = 0; j < le->le_nacts; j++) {
 			if (kd_act_supported(&le->le_acts[j]))
 				continue;
-			kd_cs_msg(cs, "ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, stack, ustack, sym, mod, panic, chill, aggregations, speculations, clear/trunc/normalize)",
+			kd_cs_msg(cs, "ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, stack, ustack, sym, mod, panic, chill, system, freopen, aggregations, speculations, clear/trunc/normalize)",
 			    i, le->le_pdesc.lp_prov, le->le_pdesc.lp_mod,
 			    le->le_pdesc.lp_func, le->le_pdesc.lp_name, j,
 			    le->le_acts[j].la_kind);
@@ -81,25 +84,30 @@ kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den)
 }
 
 DEFINE_PER_CPU(struct pt_regs *, kd_probe_regs);
+DEFINE_PER_CPU(int, kd_probe_entry);
 
 /* Probe context: no locks, no allocation, no sleeping. */
 static void
 kd_run(struct kd_probe *kp, const uint64_t *args, int32_t err,
-    struct pt_regs *regs)
+    struct pt_regs *regs, int at_entry)
 {
 	struct kd_cstate *cs = kp->kp_cs;
 	struct pt_regs *prev;
 	unsigned long flags;
+	int prev_entry;
 
 	local_irq_save(flags);
 	if (in_nmi()) {
 		atomic64_inc(&cs->cs_missed);
 	} else {
 		prev = this_cpu_read(kd_probe_regs);
+		prev_entry = this_cpu_read(kd_probe_entry);
 		this_cpu_write(kd_probe_regs, regs);
+		this_cpu_write(kd_probe_entry, at_entry);
 		ecb_fire_errno(cs->cs_es, &kp->kp_ep, raw_smp_processor_id(),
 		    args, kenv_timestamp(), err);
 		this_cpu_write(kd_probe_regs, prev);
+		this_cpu_write(kd_probe_entry, prev_entry);
 	}
 	local_irq_restore(flags);
 }
@@ -110,11 +118,11 @@ kd_fire(struct kd_probe *kp, const uint64_t *args, int32_t err)
 	if (!READ_ONCE(kp->kp_cs->cs_active))
 		return;
 	smp_rmb();	/* cs_active was published after the runner */
-	kd_run(kp, args, err, NULL);
+	kd_run(kp, args, err, NULL, 0);
 }
 
 void
-kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs)
+kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry)
 {
 	uint64_t args[DIF_NARGS];
 	uint32_t i;
@@ -124,11 +132,11 @@ kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs)
 	for (i = 0; i < DIF_NARGS; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
 	smp_rmb();
-	kd_run(kp, args, 0, regs);
+	kd_run(kp, args, 0, regs, at_entry);
 }
 
 void
 kd_fire_state(struct kd_probe *kp)
 {
-	kd_run(kp, NULL, 0, NULL);
+	kd_run(kp, NULL, 0, NULL, 0);
 }

@@ -148,6 +148,27 @@ START_TEST(test_aggregations_print_at_exit)
 }
 END_TEST
 
+/*
+ * stack() and sym() as aggregation keys load and run (the userspace
+ * engine has no kernel stack: the stack key has no frames, so both
+ * firings share one entry; sym(0) prints as the address).
+ */
+START_TEST(test_kernel_data_keys)
+{
+	struct tr t;
+
+	tr_run(&t, "#pragma D option quiet\n"
+	    "BEGIN, tick-1ms /n++ < 2/ { @s[stack()] = count();"
+	    " @y[sym(0)] = count(); }\n"
+	    "tick-1ms /n == 3/ { exit(0); }\n");
+	ck_assert_int_eq(t.t_rc, 0);
+	ck_assert_msg(t.t_errlen == 0, "%s", t.t_err);
+	ck_assert_ptr_nonnull(strstr(t.t_out, "\n\n                2\n"));
+	ck_assert_ptr_nonnull(strstr(t.t_out, "  0x0     "));
+	tr_free(&t);
+}
+END_TEST
+
 START_TEST(test_speculation_failure_is_reported)
 {
 	struct tr t;
@@ -299,6 +320,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_kernel_probe_needs_kernel_engine);
 	tcase_add_test(tc, test_fault_reports_error_and_runs_error_clause);
 	tcase_add_test(tc, test_aggregations_print_at_exit);
+	tcase_add_test(tc, test_kernel_data_keys);
 	tcase_add_test(tc, test_speculation_failure_is_reported);
 	tcase_add_test(tc, test_ring_buffer_keeps_the_newest_records);
 	tcase_add_test(tc, test_switch_buffer_drops_a_firing_too_large);

@@ -203,7 +203,7 @@ kv_live()
 	mkdir -p "$dir/results"
 	gcc -static -O2 -o "$dir/getppid-loop" "$KV_PROGS/getppid-loop.c" >&2 ||
 	    kv_fail "cannot build the static getppid-loop (gcc -static)"
-	"$KV_VM" --add-kdt --smp "$KV_SMP" \
+	"$KV_VM" --add-kdt --smp "$KV_SMP" --modules xor \
 	    --add "$KV_PROGS/live.sh:/live.sh" \
 	    --add "$dir/getppid-loop:/bin/getppid-loop" \
 	    --add "$KV_PROGS/passwd:/etc/passwd" \

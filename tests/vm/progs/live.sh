@@ -129,4 +129,45 @@ run nonroot_l su nobody -s /bin/sh -c 'kdt -l -P dtrace'
 run nonroot_user su nobody -s /bin/sh -c \
     'kdt -x engine=user -n "BEGIN { trace(1); exit(0); }"'
 
+# ---- tst.live-kernel: kdt.ko's other providers and kernel-side actions
+# kinst at the first instruction counts like fbt; an offset inside an
+# instruction is refused with the boundaries around it
+start kinst kdt -q -n "$READY" \
+    -n 'kinst::__x64_sys_getppid:0 /execname == "getppid-loop"/ { @n = count(); }' \
+    -n 'END { printa("kinst %@d\n", @n); }'
+/bin/getppid-loop 500
+stop kinst
+run kinst_bad kdt -n 'kinst::vfs_read:1 { exit(0); }'
+# fbt return: arg1 is the return value (getppid() of getppid-loop is 1,
+# the pid of /init's shell... whatever it is, it is the same every call)
+start fbtret kdt -q -n "$READY" \
+    -n 'fbt::__x64_sys_getppid:return /execname == "getppid-loop"/ { @r[arg1 > 0] = count(); }' \
+    -n 'END { printa("return > 0: %d %@d\n", @r); }'
+/bin/getppid-loop 300
+stop fbtret
+# stack() symbolised, caller, system() (-w), proc/sched/sdt probes
+start stack kdt -q -n "$READY" -n 'fbt::__x64_sys_getppid:entry /execname == "getppid-loop"/ { stack(); printf("caller %a\n", caller); exit(0); }'
+/bin/getppid-loop 3
+wait "$(cat "$R/stack.pid")"
+echo $? > "$R/stack.rc"
+start stack2 kdt -q -n "$READY" -n 'fbt::__x64_sys_getppid:entry /execname == "getppid-loop"/ { @s[stack()] = count(); }' \
+    -n 'END { printa("%k%@d\n", @s); }'
+/bin/getppid-loop 10
+stop stack2
+run system kdt -q -w -n 'BEGIN { system("echo from system %d", 42); exit(0); }'
+run system_now kdt -q -n 'BEGIN { system("echo no"); exit(0); }'
+start proc kdt -q -n "$READY" \
+    -n 'proc:::exec-success /execname == "getppid-loop"/ { printf("exec %s\n", stringof((char *)arg0)); }' \
+    -n 'proc:::exit /execname == "getppid-loop"/ { printf("exit reason %d status %d\n", arg0, arg1); }' \
+    -n 'sched:::on-cpu { @on = count(); }' \
+    -n 'sdt:raw_syscalls::sys_enter /execname == "getppid-loop" && arg1 == 110/ { @tp = count(); }' \
+    -n 'END { printa("on-cpu %@d\n", @on); printa("sys_enter getppid %@d\n", @tp); }'
+/bin/getppid-loop 50
+stop proc
+# a module loaded while tracing: its functions are matched as it comes
+# (-Z: xor is not loaded yet, so the description matches nothing now)
+start mod kdt -q -Z -n "$READY" -n 'fbt:xor::entry { @[probemod, probefunc] = count(); }'
+modprobe xor
+stop mod
+
 tar -czf - -C "$R" . > /dev/ttyS1
