@@ -5,6 +5,9 @@
 #                 run the end-to-end demo (boot, trace, panic, dump, extract)
 #   make check    install dependencies, build, run every test; the last line
 #                 is "N passed, N failed"
+#   make fuzz     run every libFuzzer target (tests/fuzz/) FUZZ_TIME seconds
+#                 (default 300) each; make fuzz-smoke: ~20 s each, fails on
+#                 any finding (make check runs it)
 #
 # Everything built lands under build/: build/bin/kdt, build/bin/kdt-extract,
 # build/kmod/kdt.ko, build/lib/kdt.so (the crash(8) extension: "extend
@@ -59,7 +62,8 @@ PIC_OBJ		:= $(LIB_SRC:%.c=$(B)/pic/%.o)
 UNIT_SRC	:= $(wildcard tests/unit/test_*.c)
 UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(B)/test/%)
 
-.PHONY: all tools kmod deps kernel kernel-dbg crashext demo check unit vmtest clean
+.PHONY: all tools kmod deps kernel kernel-dbg crashext demo check unit vmtest clean \
+	fuzz fuzz-smoke fuzz-bin
 all: tools kmod $(CRASHEXT)
 
 tools: $(B)/bin/kdt $(B)/bin/kdt-extract
@@ -109,6 +113,54 @@ $(B)/test/%: tests/unit/%.c tests/unit/kt_check.h $(B)/lib/libkdt-san.a
 	$(CC) $(BASE_CFLAGS) -O1 $(SAN_FLAGS) -Itests/unit $< -o $@ \
 		$(B)/lib/libkdt-san.a $(LIBS) $(CHECK_LIBS)
 
+# test_uprobe resolves probes in real processes: the live scenario's
+# workload (pid and USDT probes), static and PIE with the shared libc.
+UPID_SRC	:= tests/vm/progs/upid-test.c
+$(B)/test/upid-static: $(UPID_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -static -O2 -g -o $@ $<
+$(B)/test/upid-pie: $(UPID_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) -pie -fPIE -O2 -g -o $@ $<
+$(B)/test/test_uprobe: $(B)/test/upid-static $(B)/test/upid-pie
+
+# Fuzzers (tests/fuzz/, its README has the theory): one libFuzzer program
+# per tests/fuzz/fuzz_*.c, linked against libkdt built once more with
+# clang's coverage instrumentation and ASan/UBSan -- the same LIB_SRC.
+# "make fuzz" runs each for FUZZ_TIME seconds and prints its figures;
+# "make fuzz-smoke" replays the corpus and every tests/fuzz/bad/ fixture
+# and runs each target ~FUZZ_SMOKE_TIME seconds, failing on any crash.
+FUZZ_CC		:= clang
+FUZZ_SAN	:= address,undefined -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=undefined
+FUZZ_OBJ	:= $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_SRC	:= $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN	:= $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+FUZZ_TIME	?= 300
+FUZZ_SMOKE_TIME	?= 20
+
+$(B)/fuzz/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer-no-link,$(FUZZ_SAN) \
+		-c $< -o $@
+
+$(B)/lib/libkdt-fuzz.a: $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/kf.h $(B)/lib/libkdt-fuzz.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,$(FUZZ_SAN) \
+		-Itests/fuzz $< -o $@ $(B)/lib/libkdt-fuzz.a $(LIBS)
+
+fuzz-bin: $(FUZZ_BIN)
+
+fuzz: $(FUZZ_BIN)
+	@bash tests/fuzz/run $(FUZZ_TIME)
+
+fuzz-smoke: $(FUZZ_BIN)
+	@bash tests/fuzz/run --smoke $(FUZZ_SMOKE_TIME)
+
 # kdt.ko: kbuild wants the sources in one directory, so build/kmod holds
 # symlinks to kmod/ and common/ -- the very same .c files userspace builds.
 KMOD_SRC	:= $(wildcard kmod/*.c kmod/*.h kmod/Kbuild common/*.c common/*.h)
@@ -136,8 +188,9 @@ demo: deps
 	@bash examples/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all kernel $(UNIT_BIN)
+	@$(MAKE) --no-print-directory all kernel $(UNIT_BIN) $(FUZZ_BIN)
 	@bash tests/run-tests
 
 clean:
-	rm -rf $(B)/obj $(B)/san $(B)/lib $(B)/bin $(B)/test $(B)/kmod $(B)/pic
+	rm -rf $(B)/obj $(B)/san $(B)/lib $(B)/bin $(B)/test $(B)/kmod $(B)/pic \
+		$(B)/fuzz

@@ -361,6 +361,20 @@ dif_vvartab(struct dif_vcheck *vc)
 			    (uint64_t)n * sizeof (*v),
 			    "VARTAB entry %u: by-reference variable 0x%x has size %u (must be 1..16384)",
 			    n, v->dtdv_id, v->dtdv_type.dtdt_size);
+		/*
+		 * A string variable is by reference too (dif_dvar.c sizes
+		 * its data block from dtdt_size, 0 meaning strsize), but
+		 * has no BYREF flag: without this rule one VARTAB entry
+		 * could ask for 4 GiB of variable state (found by
+		 * tests/fuzz/fuzz_dif, bad-strvar-4g).  Its size is at
+		 * most the largest strsize (dof_load rule O3).
+		 */
+		if (v->dtdv_type.dtdt_kind == DIF_TYPE_STRING &&
+		    v->dtdv_type.dtdt_size > (64u << 10))
+			return kdt_err_set(vc->vc_err, EINVAL, "DIF_VARTAB",
+			    (uint64_t)n * sizeof (*v),
+			    "VARTAB entry %u: string variable 0x%x has size %u (must be 0..65536; 0 is strsize)",
+			    n, v->dtdv_id, v->dtdv_type.dtdt_size);
 		if (v->dtdv_id > vc->vc_maxid[v->dtdv_scope])
 			vc->vc_maxid[v->dtdv_scope] = v->dtdv_id;
 	}
@@ -411,7 +425,8 @@ dif_vrtype(struct dif_vcheck *vc)
  *     0, 1, 2, 4 or 8.
  * 11. VARTAB entries have a known scope and kind, an id up to 0xffff and a
  *     name inside the STRTAB; user by-reference variables have a size of
- *     1..16384 bytes (thread-locals: at least 1).  That one id keeps one
+ *     1..16384 bytes (thread-locals: at least 1), user string variables
+ *     at most 65536 (0: strsize).  That one id keeps one
  *     kind, size and by-reference-ness across all the objects of an
  *     enabling is checked where they are seen together, by
  *     dif_vstate_init() (dif_dvar.c).

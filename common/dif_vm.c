@@ -500,6 +500,17 @@ dif_gvar(struct dif_run *r, uint32_t id, int store, uint64_t *val)
 
 	if (vi == NULL)
 		return -EINVAL;
+	/*
+	 * Only scalars have a global slot or data block (dif_vplace); an
+	 * id VARTAB declares as an array has vi_off 0, so ldgs/stgs of it
+	 * aliased the variable tables and a string store overwrote them,
+	 * vi_size included (found by tests/fuzz/fuzz_dif,
+	 * bad-ldgs-array-var: a 4 GiB memset).  It is illegal.
+	 */
+	if (vi->vi_kind != DIFV_KIND_SCALAR) {
+		dif_fault(r, DTRACEFLT_ILLOP, id);
+		return -EINVAL;
+	}
 	data = vs->vst_area + vi->vi_off;
 	if (!vi->vi_byref) {
 		if (store)

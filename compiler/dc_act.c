@@ -31,6 +31,7 @@
 #include <string.h>
 #include "dc_impl.h"
 #include "dof_libact.h"
+#include "agg.h"
 
 #define DC_CS_SPEC	0x1	/* speculate() seen */
 #define DC_CS_COMMIT	0x2	/* commit() or discard() seen */
@@ -582,7 +583,7 @@ dc_llquant(struct dc_ctx *cx, struct dc_node *call)
 {
 	int64_t f, lo, hi, ns, i;
 	const struct dc_node *n = call;
-	uint64_t p = 1;
+	uint64_t p = 1, arg;
 
 	f = dc_llq_arg(cx, call, 1, "factor", "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL");
 	lo = dc_llq_arg(cx, call, 2, "low", "D_LLQUANT_LOWTYPE", "D_LLQUANT_LOWVAL");
@@ -601,8 +602,17 @@ dc_llquant(struct dc_ctx *cx, struct dc_node *call)
 			dc_error(cx, n->n_line, n->n_col, "D_LLQUANT_MAGTOOBIG", "llquantize( ) factor %lld raised to the high magnitude %lld overflows 64 bits", (long long)f, (long long)hi);
 		p *= (uint64_t)f;
 	}
-	return (uint64_t)f << 48 | (uint64_t)lo << 32 | (uint64_t)hi << 16 |
+	arg = (uint64_t)f << 48 | (uint64_t)lo << 32 | (uint64_t)hi << 16 |
 	    (uint64_t)ns;
+	/*
+	 * The loader (common/agg.c) also needs every magnitude from low to
+	 * high cut into equal integer widths; without this check
+	 * llquantize(x, 10, 0, 2, 80) compiled to DOF that dof_load()
+	 * rejects (found by tests/fuzz/fuzz_dparse, bad-llquantize-steps).
+	 */
+	if (agg_data_size(DTRACEAGG_LLQUANTIZE, arg) == 0)
+		dc_error(cx, n->n_line, n->n_col, "D_LLQUANT_FACTOREVEN", "llquantize( ) steps %lld do not divide every magnitude %lld..%lld of factor %lld into equal integer widths", (long long)ns, (long long)lo, (long long)hi, (long long)f);
+	return arg;
 }
 
 /* The lquantize parameter words' base, limit and step. */

@@ -34,6 +34,7 @@ struct kc_dec {
 	const struct dof_enabling *kd_den;
 	FILE		*kd_out;	/* freopen() may change it */
 	FILE		*kd_own;	/* a file freopen() opened */
+	int		kd_live;	/* hooks given: a live session */
 	uint32_t	kd_quiet;
 	uint32_t	kd_fmtflags;	/* KC_FMT_RAWBYTES */
 	int		kd_heading;	/* heading printed */
@@ -154,7 +155,15 @@ kc_do_cmd(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
 	if (le->le_acts[i].la_kind == DTRACEACT_SYSTEM) {
 		if (d->kd_hooks.dh_system != NULL)
 			d->kd_hooks.dh_system(d->kd_hooks.dh_arg, buf);
-	} else {
+	} else if (d->kd_live) {
+		/*
+		 * Only a live session acts on freopen(), like system().  A
+		 * region image or dump is untrusted: its freopen() records
+		 * made kdt-extract (and kdt.so) create and append to files
+		 * of any name it chose (found by tests/fuzz/fuzz_dif and
+		 * fuzz_region, bad-freopen-region).  There the output
+		 * stays where it is.
+		 */
 		if (d->kd_own != NULL)
 			fclose(d->kd_own);
 		d->kd_own = NULL;
@@ -490,8 +499,10 @@ kc_dec_new(const struct rgn_view *v, const struct dof_enabling *den,
 	if (d == NULL)
 		return NULL;
 	d->kd_o = *o;
-	if (o->do_hooks != NULL)
+	if (o->do_hooks != NULL) {
 		d->kd_hooks = *o->do_hooks;
+		d->kd_live = 1;
+	}
 	d->kd_view = v;
 	d->kd_den = den;
 	d->kd_out = o->do_out;

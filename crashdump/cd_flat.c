@@ -149,7 +149,14 @@ cd_flat_index(struct cd_file *f)
 		;
 	if (rv < 0)
 		return 1;
-	qsort(f->cf_recs, f->cf_nrecs, sizeof (*f->cf_recs), cd_flrec_cmp);
+	/*
+	 * A stream of no records leaves cf_recs NULL, and qsort(NULL, 0)
+	 * is undefined (found by tests/fuzz/fuzz_dump,
+	 * bad-flat-no-records); the empty file then fails as too short.
+	 */
+	if (f->cf_nrecs > 1)
+		qsort(f->cf_recs, f->cf_nrecs, sizeof (*f->cf_recs),
+		    cd_flrec_cmp);
 	return 0;
 }
 

@@ -13,6 +13,8 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod python3
 	zstd xz-utils
 	crash
+	systemtap-sdt-dev	# sys/sdt.h: USDT probes in the uprobe tests
+	clang libclang-rt-dev	# libFuzzer, libclang_rt.fuzzer (tests/fuzz/)
 )
 
 missing=()
