@@ -44,6 +44,8 @@ struct dc_opts {
 	int		dco_argc;
 	int		dco_destructive; /* -w: allow destructive actions */
 	int		dco_zdefs;	/* -Z */
+	uint32_t	dco_target;	/* $target: the first -c or -p
+					   process, 0 without one */
 };
 
 /* Region placement of an anonymous enabling (compiler-side options). */

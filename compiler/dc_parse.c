@@ -886,10 +886,18 @@ static int
 ps_decl_dim(struct dc_ctx *cx, struct dc_var *v)
 {
 	const char *p = cx->cx_src + cx->cx_pos;
+	const char *end = cx->cx_src + cx->cx_len;
 	struct dc_type el = v->va_type;
 
-	while (*p == ' ' || *p == '\t')
+	/*
+	 * The source is cx_len bytes, not a C string: peek no further
+	 * (found by tests/fuzz/fuzz_dparse, bad-decl-dim-eof: "int a[" at
+	 * the end of the text read past it).
+	 */
+	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
+	if (p == end)
+		return 0;
 	if (*p == ']')
 		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRNULL", "array %s needs a dimension (or key types for an associative array)", v->va_name);
 	if (*p == '-')
@@ -1019,6 +1027,53 @@ ps_pdesc_field(struct dc_ctx *cx, const struct dc_token *t, const char *s,
 	return dc_strndup(cx, s, len);
 }
 
+/*
+ * Macro variables inside a probe description ("pid$target::work:entry",
+ * "syscall::$1:entry") are replaced by their text, as dtrace does; "$$1"
+ * inserts the argument's text too.  Returns "s" itself when it has none.
+ */
+static const char *
+ps_pdesc_macros(struct dc_ctx *cx, const struct dc_token *t, const char *s)
+{
+	char *buf, name[64];
+	const char *v;
+	size_t len = 0, cap, n;
+	int isstr;
+
+	if (strchr(s, '$') == NULL)
+		return s;
+	cap = strlen(s) + 1;
+	buf = dc_alloc(cx, cap);
+	while (*s != '\0') {
+		v = NULL;
+		if (*s == '$') {
+			n = s[1] == '$' ? 2 : 1;
+			n += strspn(s + n, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			if (n >= sizeof (name) || n == (s[1] == '$' ? 2u : 1u))
+				dc_error(cx, t->tk_line, t->tk_col, "D_MACRO_UNDEF", "probe description %s: bad macro variable after '$'", t->tk_text);
+			memcpy(name, s + 1, n - 1);
+			name[n - 1] = '\0';
+			v = dc_macro(cx, name, &isstr, t->tk_line, t->tk_col);
+			s += n;
+		}
+		n = v != NULL ? strlen(v) : 1;
+		if (len + n + 1 > cap) {
+			char *nb = dc_alloc(cx, 2 * (len + n + 1));
+
+			memcpy(nb, buf, len);
+			buf = nb;
+			cap = 2 * (len + n + 1);
+		}
+		memcpy(buf + len, v != NULL ? v : s, n);
+		len += n;
+		if (v == NULL)
+			s++;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
 /* "a:b:c:d" with missing leading fields; globs are kept verbatim. */
 static void
 ps_pdesc(struct dc_ctx *cx, struct dc_pdesc *pd)
@@ -1028,8 +1083,10 @@ ps_pdesc(struct dc_ctx *cx, struct dc_pdesc *pd)
 	static const size_t lim[4] = { DOF_PROVNAMELEN, DOF_MODNAMELEN,
 	    DOF_FUNCNAMELEN, DOF_NAMELEN };
 	const struct dc_token *t = &cx->cx_tok;
-	const char *f[4] = { "", "", "", "" }, *s = t->tk_text, *c;
+	const char *f[4] = { "", "", "", "" }, *s, *c;
 	int n = 1, i;
+
+	s = ps_pdesc_macros(cx, t, t->tk_text);
 
 	for (c = s; *c != '\0'; c++)
 		n += *c == ':';

@@ -209,7 +209,8 @@ dc_macro(struct dc_ctx *cx, const char *name, int *isstr, int line, int col)
 	if (strcmp(s, "gid") == 0)
 		return dc_macro_num(cx, (unsigned long)getgid());
 	if (strcmp(s, "target") == 0)
-		return "0";
+		return dc_macro_num(cx, cx->cx_opts != NULL ?
+		    (unsigned long)cx->cx_opts->dco_target : 0);
 	n = strtol(s, &end, 10);
 	if (*s < '0' || *s > '9' || *end != '\0' || n > 127)
 		dc_error(cx, line, col, "D_MACRO_UNDEF", "macro variable $%s is not defined", name);

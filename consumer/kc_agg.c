@@ -461,9 +461,16 @@ kc_agg_valcmp(const struct dof_agg *ag, const uint64_t *a, const uint64_t *b)
 static int
 kc_agg_isint(const struct dof_laction *k)
 {
-	if (k->la_kind != DTRACEACT_DIFEXPR && k->la_kind != DTRACEACT_SYM &&
-	    k->la_kind != DTRACEACT_MOD)
-		return 0;
+	switch (k->la_kind) {
+	case DTRACEACT_STACK:
+	case DTRACEACT_USTACK:
+	case DTRACEACT_USYM:
+	case DTRACEACT_UMOD:
+	case DTRACEACT_UADDR:
+		return 0;	/* frames or (pid, address): bytes */
+	default:
+		break;
+	}
 	return k->la_rec_size == 1 || k->la_rec_size == 2 ||
 	    k->la_rec_size == 4 || k->la_rec_size == 8;
 }

@@ -57,6 +57,8 @@
 #include "consumer/kc_sess.h"
 #include "consumer/kc_sym.h"
 #include "consumer/kc_kernel.h"
+#include "consumer/kc_proc.h"
+#include "consumer/kc_uprobe.h"
 
 #define KK_NS		1000000000ULL
 #define KK_TICK		(50ULL * 1000000)	/* the loop wakes this often */
@@ -85,6 +87,7 @@ struct kk {
 	uint64_t	kk_lastreport;
 	struct kio_status kk_st;	/* the last KIO_STATUS */
 	struct kc_symtab *kk_syms;	/* /proc/kallsyms, or NULL */
+	struct kc_uptab	kk_up;		/* pid/USDT probes (kc_uprobe.h) */
 };
 
 static volatile sig_atomic_t kk_intr;
@@ -194,6 +197,25 @@ kk_enable_failed(struct kk *k, int e)
 	    en->ken_msg[0] != '\0' ? en->ken_msg : strerror(e));
 }
 
+/*
+ * The user-space probes the descriptions name (pid<N>, USDT <prov><N>,
+ * globs over the -c/-p processes), resolved here because kdt.ko cannot
+ * read ELF files: the table goes along with KIO_ENABLE.  0 or 1.
+ */
+static int
+kk_uprobes(struct kk *k)
+{
+	uint32_t pids[KC_PROCS_MAX], n;
+
+	n = kc_proc_pids(k->kk_ro->ro_procs, pids);
+	if (kc_uprobe_build(&k->kk_up, k->kk_den, pids, n, k->kk_prog,
+	    k->kk_err) != 0)
+		return 1;
+	k->kk_en.ken_uprobes = (uint64_t)(uintptr_t)k->kk_up.ut_ents;
+	k->kk_en.ken_nuprobes = k->kk_up.ut_n;
+	return 0;
+}
+
 /* Load our copy of the DOF and hand the DOF to kdt.ko.  0 or 1. */
 static int
 kk_enable(struct kk *k, const void *dof, uint64_t dofsz)
@@ -216,6 +238,8 @@ kk_enable(struct kk *k, const void *dof, uint64_t dofsz)
 	if (k->kk_ro->ro_region)
 		en->ken_flags |= KIO_EN_REGION;
 	en->ken_badecb = ~0u;
+	if (kk_uprobes(k) != 0)
+		return 1;
 	if (ioctl(k->kk_fd, KIO_ENABLE, en) != 0) {
 		en->ken_msg[sizeof (en->ken_msg) - 1] = '\0';
 		kk_enable_failed(k, errno);
@@ -485,6 +509,12 @@ kk_loop(struct kk *k)
 	uint64_t now;
 
 	while (kk_status(k) == 0 && !kk_stopping(k)) {
+		/* -c/-p: done when every process has exited */
+		if (k->kk_ro->ro_procs != NULL &&
+		    k->kk_ro->ro_procs->ps_n != 0 &&
+		    kc_proc_poll(k->kk_ro->ro_procs,
+		    kc_sess_quiet(&k->kk_sess), k->kk_err) == 0)
+			break;
 		now = kk_now();
 		if (now - k->kk_lastswitch >= k->kk_switchrate)
 			kk_switch(k, 0);
@@ -517,6 +547,7 @@ kk_trace(struct kk *k)
 		goto out;
 	}
 	k->kk_lastswitch = k->kk_lastsnap = k->kk_lastreport = kk_now();
+	kc_proc_release(k->kk_ro->ro_procs);	/* -c: now it may run */
 	kk_loop(k);
 	if (kk_intr)
 		kc_sess_interrupted(&k->kk_sess);
@@ -554,6 +585,7 @@ kk_free(struct kk *k)
 	free(k->kk_aggbuf);
 	free(k->kk_aggdrops);
 	free(k->kk_mirror);
+	kc_uprobe_fini(&k->kk_up);
 	if (k->kk_den != NULL)
 		dof_free(k->kk_den);
 	free(k);
@@ -611,8 +643,39 @@ kk_list_line(FILE *out, const struct rgn_probe *rp)
  * List the probes matching "pd" (NULL: all) through KIO_LIST, growing
  * the array until every match fits.  0, or 1 after saying why.
  */
+/*
+ * The entries of user-space probe table "ut" that "pd" matches, listed
+ * with ids from "id" on, as kdt.ko would number them; their count.
+ */
+static uint32_t
+kk_list_user(const struct kc_uptab *ut, const struct dof_pdesc *pd,
+    uint32_t id, FILE *out)
+{
+	const struct kio_uprobe *e;
+	struct rgn_probe rp;
+	uint32_t i, n = 0;
+
+	for (i = 0; ut != NULL && i < ut->ut_n; i++) {
+		e = &ut->ut_ents[i];
+		if ((pd->lp_prov[0] && !dof_glob_match(pd->lp_prov, e->ku_prov)) ||
+		    (pd->lp_mod[0] && !dof_glob_match(pd->lp_mod, e->ku_mod)) ||
+		    (pd->lp_func[0] && !dof_glob_match(pd->lp_func, e->ku_func)) ||
+		    (pd->lp_name[0] && !dof_glob_match(pd->lp_name, e->ku_name)))
+			continue;
+		memset(&rp, 0, sizeof (rp));
+		rp.rp_id = id + n++;
+		snprintf(rp.rp_prov, sizeof (rp.rp_prov), "%s", e->ku_prov);
+		snprintf(rp.rp_mod, sizeof (rp.rp_mod), "%s", e->ku_mod);
+		snprintf(rp.rp_func, sizeof (rp.rp_func), "%s", e->ku_func);
+		snprintf(rp.rp_name, sizeof (rp.rp_name), "%s", e->ku_name);
+		kk_list_line(out, &rp);
+	}
+	return n;
+}
+
 static int
-kk_list_one(int fd, const struct dof_pdesc *pd, FILE *out, FILE *err)
+kk_list_one(int fd, const struct dof_pdesc *pd, const struct kc_uptab *ut,
+    FILE *out, FILE *err)
 {
 	struct rgn_probe *buf = NULL, *nb;
 	struct kio_list kl;
@@ -650,6 +713,8 @@ kk_list_one(int fd, const struct dof_pdesc *pd, FILE *out, FILE *err)
 	for (i = 0; i < kl.kl_count; i++)
 		kk_list_line(out, &buf[i]);
 	free(buf);
+	if (pd != NULL)
+		kl.kl_count += kk_list_user(ut, pd, kl.kl_count + 1, out);
 	if (kl.kl_count == 0 && pd != NULL) {
 		/* dtrace's list_stmt() message; the listing goes on */
 		fflush(out);
@@ -660,8 +725,8 @@ kk_list_one(int fd, const struct dof_pdesc *pd, FILE *out, FILE *err)
 }
 
 int
-kc_kernel_list(const struct dof_pdesc *pds, uint32_t n, FILE *out,
-    FILE *err)
+kc_kernel_list(const struct dof_pdesc *pds, uint32_t n,
+    const struct kc_uptab *ut, FILE *out, FILE *err)
 {
 	int fd, rc = 0;
 	uint32_t i;
@@ -677,9 +742,9 @@ kc_kernel_list(const struct dof_pdesc *pds, uint32_t n, FILE *out,
 	fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
 	    "FUNCTION", "NAME");
 	if (pds == NULL)
-		rc = kk_list_one(fd, NULL, out, err);
+		rc = kk_list_one(fd, NULL, NULL, out, err);
 	for (i = 0; i < n; i++)
-		rc |= kk_list_one(fd, &pds[i], out, err);
+		rc |= kk_list_one(fd, &pds[i], ut, out, err);
 	fflush(out);
 	close(fd);
 	return rc;

@@ -56,10 +56,14 @@ int kc_kernel_run(const void *dof, uint64_t dofsz,
  * kdt -l: dtrace(1)'s listing of the probes kdt.ko offers that match each
  * description "pds[0, n)" in turn (pds NULL: every probe), under one
  * heading.  A description matching nothing is reported on "err" as
- * dtrace does and the listing goes on.  Returns 0, or 1 when /dev/kdt
- * cannot be used (said on "err").
+ * dtrace does and the listing goes on.  User-space probes come from "ut"
+ * (kc_uprobe.h; NULL: none), listed after the kernel's for each
+ * description, numbered on.  Returns 0, or 1 when /dev/kdt cannot be
+ * used (said on "err").
  */
-int kc_kernel_list(const struct dof_pdesc *pds, uint32_t n, FILE *out,
+struct kc_uptab;
+int kc_kernel_list(const struct dof_pdesc *pds, uint32_t n,
+    const struct kc_uptab *ut, FILE *out,
     FILE *err);
 
 #endif /* KDT_KC_KERNEL_H */

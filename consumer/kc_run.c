@@ -13,6 +13,7 @@
 
 #include "common/dof_load.h"
 #include "consumer/kc_run.h"
+#include "consumer/kc_proc.h"
 #include "consumer/kc_engine.h"
 #include "consumer/kc_kernel.h"
 
@@ -53,6 +54,13 @@ kc_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
 		    prog, ro->ro_engine == KC_ENGINE_USER ?
 		    "-x engine=user runs in this process" :
 		    "kdt.ko is not loaded (no " KC_DEV ")");
+		return 1;
+	}
+	if (ro->ro_procs != NULL && ro->ro_procs->ps_n != 0 &&
+	    (ro->ro_engine == KC_ENGINE_USER || !kc_dev_present())) {
+		fprintf(err, "%s: -c and -p need kdt.ko (%s): %s\n", prog,
+		    KC_DEV, ro->ro_engine == KC_ENGINE_USER ?
+		    "-x engine=user runs no process" : "it is not loaded");
 		return 1;
 	}
 	switch (ro->ro_engine) {

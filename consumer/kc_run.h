@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdint.h>
 
+struct kc_procs;
+
 #define KC_ENGINE_AUTO		0	/* kernel if /dev/kdt exists, else user */
 #define KC_ENGINE_USER		1	/* -x engine=user */
 #define KC_ENGINE_KERNEL	2	/* -x engine=kernel */
@@ -43,6 +45,11 @@ struct kc_run_opts {
 					   specifier whole, as given, for
 					   dtrace's "invalid probe specifier"
 					   message; NULL for -s */
+	struct kc_procs	*ro_procs;	/* -c/-p processes (kc_proc.h), or
+					   NULL: the kernel engine resolves
+					   their probes, lets the -c ones
+					   run after KIO_GO and stops when
+					   all have exited */
 };
 
 int kc_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,

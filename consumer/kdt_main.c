@@ -12,7 +12,7 @@
  *	-a		claim the anonymous state and print it (consumer/kc.h)
  *	-l		list the probes kdt.ko offers: all of them, or
  *			those the program's descriptions match
- *			(consumer/kc_kernel.h)
+ *			(consumer/kc_kernel.h), pid and USDT probes too
  *	otherwise	run it (consumer/kc_run.h: kdt.ko through /dev/kdt,
  *			or the userspace engine for BEGIN/END/ERROR/profile/
  *			tick programs when kdt.ko is not loaded)
@@ -25,6 +25,9 @@
  * Arguments after the options are the program's macro arguments ($1 ..,
  * $$1 ..); -C runs cpp over the program with -D/-U/-I; -q, -b, -F map to
  * options, -w permits destructive actions, -Z empty probe matches.
+ * -c CMD and -p PID name the processes the program traces
+ * (consumer/kc_proc.h): $target is the first, their pid and USDT probes
+ * are resolved (consumer/kc_uprobe.h), and kdt stops when they exit.
  * Exit status: what the program passes to exit() when it runs; 0 success,
  * 1 compile (or claim, or run setup) failure, 2 bad usage or I/O problems.
  */
@@ -41,7 +44,9 @@
 #include "compiler/dc.h"
 #include "consumer/kc.h"
 #include "consumer/kc_kernel.h"
+#include "consumer/kc_proc.h"
 #include "consumer/kc_pspec.h"
+#include "consumer/kc_uprobe.h"
 #include "consumer/kc_run.h"
 
 #define KDT_EXIT_OK	0
@@ -66,6 +71,10 @@ struct km_args {
 	int		ka_ncppargs;
 	char		ka_bufopt[80];	/* -b SIZE as "bufsize=SIZE" */
 	const char	**ka_argv;	/* macro arguments, $0 first */
+	const char	*ka_procarg[KC_PROCS_MAX];	/* -c CMD, -p PID */
+	char		ka_prockind[KC_PROCS_MAX];	/* 'c' or 'p' */
+	int		ka_nprocs;
+	struct kc_procs	ka_procs;
 	struct dc_opts	ka_dc;
 };
 
@@ -78,7 +87,7 @@ km_usage(FILE *fp)
 	    "\t[-m [ provider: ] module [[ predicate ] action ]]\n"
 	    "\t[-f [[ provider: ] module: ] func [[ predicate ] action ]]\n"
 	    "\t[-n [[[ provider: ] module: ] func: ] name [[ predicate ] action ]]\n"
-	    "\t[args ...]\n"
+	    "\t[-c cmd] [-p pid] [args ...]\n"
 	    "\n"
 	    "\t-s  run (or with -l list) the D program in the given file\n"
 	    "\t    (args are $1, $2 ...)\n"
@@ -88,6 +97,11 @@ km_usage(FILE *fp)
 	    "\t-P  the same for a provider name (-P syscall is syscall:::)\n"
 	    "\t-m  the same for a module name (-m ext4 is :ext4::)\n"
 	    "\t-f  the same for a function name (-f vfs_read is ::vfs_read:)\n"
+	    "\t-c  run the command 'cmd args' (words split on blanks) and trace\n"
+	    "\t    it: $target is its pid; kdt exits when it exits\n"
+	    "\t-p  trace the running process pid ($target), until it exits;\n"
+	    "\t    with -c or -p, pid$target:mod:func:entry|return|offset\n"
+	    "\t    probes its functions, prov$target:::name its USDT probes\n"
 	    "\t-l  list the probes kdt.ko offers, all of them or those the\n"
 	    "\t    -n/-P/-m/-f/-s descriptions match (needs kdt.ko and root)\n"
 	    "\t-e  exit after compiling (with -o FILE: write the DOF there)\n"
@@ -230,6 +244,14 @@ km_opt(struct km_args *a, int c, char **argv)
 	case 'D': case 'U': case 'I':
 		return km_add_cpparg(a, c, optarg) != 0 ? KDT_EXIT_USAGE : -1;
 	case 'o': a->ka_out = optarg; return -1;
+	case 'c': case 'p':
+		if (a->ka_nprocs == KC_PROCS_MAX) {
+			fprintf(stderr, "kdt: more than %d -c and -p options\n", KC_PROCS_MAX);
+			return KDT_EXIT_USAGE;
+		}
+		a->ka_prockind[a->ka_nprocs] = (char)c;
+		a->ka_procarg[a->ka_nprocs++] = optarg;
+		return -1;
 	case 'A': a->ka_anon = 1; return -1;
 	case 'a': a->ka_claim = 1; return -1;
 	case 'B': a->ka_dc.dco_btf = optarg; return -1;
@@ -264,7 +286,7 @@ km_parse(struct km_args *a, int argc, char **argv)
 	int c, rc, i;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:s:n:P:m:f:leSx:qo:Aahb:wZvFCD:U:I:",
+	while ((c = getopt_long(argc, argv, "+:s:n:P:m:f:leSx:qo:Aahb:wZvFCD:U:I:c:p:",
 	    longopts, NULL)) != -1) {
 		rc = km_opt(a, c, argv);
 		if (rc >= 0)
@@ -543,10 +565,43 @@ km_exec(struct km_args *a, const struct dc_out *o)
 	ro.ro_destructive = a->ka_dc.dco_destructive || o->dco_destructive;
 	ro.ro_zdefs = a->ka_dc.dco_zdefs || o->dco_zdefs;
 	ro.ro_region = o->dco_region;
+	ro.ro_procs = &a->ka_procs;
 	fflush(stdout);
 	rc = kc_run(o->dco_dof, o->dco_dofsz, &ro, stdout, stderr);
 	free(desc);
 	return rc;
+}
+
+/*
+ * -c and -p: create (stopped) or grab the processes before compiling,
+ * since $target is the first one's pid.  -1 to go on, else the status.
+ */
+static int
+km_procs(struct km_args *a)
+{
+	int i, rv;
+
+	if (a->ka_nprocs == 0)
+		return -1;
+	if (a->ka_anon || a->ka_claim ||
+	    (a->ka_script == NULL && a->ka_text == NULL)) {
+		fprintf(stderr, "kdt: -c and -p trace processes with a D program or list its probes (-s, -n, -P, -m, -f; -l); not with -A or -a\n");
+		return KDT_EXIT_USAGE;
+	}
+	for (i = 0; i < a->ka_nprocs; i++) {
+		if (a->ka_prockind[i] == 'c' && (a->ka_compile_only ||
+		    a->ka_dis || a->ka_out != NULL)) {
+			fprintf(stderr, "kdt: -c runs the command under tracing; with -e, -S or -o use -p\n");
+			return KDT_EXIT_USAGE;
+		}
+		rv = a->ka_prockind[i] == 'c' ?
+		    kc_proc_create(&a->ka_procs, a->ka_procarg[i], stderr) :
+		    kc_proc_grab(&a->ka_procs, a->ka_procarg[i], stderr);
+		if (rv != 0)
+			return KDT_EXIT_FAIL;
+	}
+	a->ka_dc.dco_target = a->ka_procs.ps_procs[0].pr_pid;
+	return -1;
 }
 
 /*
@@ -558,10 +613,11 @@ static int
 km_list(struct km_args *a)
 {
 	struct dof_enabling *den;
+	uint32_t pids[KC_PROCS_MAX], n, i;
 	struct dof_pdesc *pds;
+	struct kc_uptab ut;
 	struct kdt_err ke;
 	struct dc_out o;
-	uint32_t i;
 	int rc;
 
 	if (a->ka_anon || a->ka_claim) {
@@ -569,8 +625,10 @@ km_list(struct km_args *a)
 		return KDT_EXIT_USAGE;
 	}
 	if (a->ka_script == NULL && a->ka_text == NULL)
-		return kc_kernel_list(NULL, 0, stdout, stderr);
+		return kc_kernel_list(NULL, 0, NULL, stdout, stderr);
 	a->ka_dc.dco_zdefs = 1;
+	if ((rc = km_procs(a)) >= 0)
+		return rc;
 	rc = km_compile(a, &o);
 	if (rc != KDT_EXIT_OK)
 		return rc;
@@ -581,14 +639,19 @@ km_list(struct km_args *a)
 		return KDT_EXIT_FAIL;
 	}
 	pds = calloc(den->den_necbs + 1, sizeof (*pds));
-	if (pds == NULL) {
+	/* pid and USDT probes: resolved here, as a run would resolve them */
+	n = kc_proc_pids(&a->ka_procs, pids);
+	if (kc_uprobe_build(&ut, den, pids, n, "kdt", stderr) != 0) {
+		rc = KDT_EXIT_FAIL;
+	} else if (pds == NULL) {
 		fprintf(stderr, "kdt: out of memory\n");
 		rc = KDT_EXIT_USAGE;
 	} else {
 		for (i = 0; i < den->den_necbs; i++)
 			pds[i] = den->den_ecbs[i].le_pdesc;
-		rc = kc_kernel_list(pds, den->den_necbs, stdout, stderr);
+		rc = kc_kernel_list(pds, den->den_necbs, &ut, stdout, stderr);
 	}
+	kc_uprobe_fini(&ut);
 	free(pds);
 	dof_free(den);
 	dc_out_free(&o);
@@ -617,6 +680,8 @@ km_run(struct km_args *a)
 		fprintf(stderr, "kdt: installing an anonymous enabling into this system arrives in a later version; use 'kdt -A -o DIR' to write DIR/anon.dof and DIR/cmdline\n");
 		return KDT_EXIT_USAGE;
 	}
+	if ((rc = km_procs(a)) >= 0)
+		return rc;
 	rc = km_compile(a, &o);
 	if (rc != KDT_EXIT_OK)
 		return rc;
@@ -641,6 +706,7 @@ main(int argc, char **argv)
 	rc = km_parse(&a, argc, argv);
 	if (rc < 0)
 		rc = km_run(&a);
+	kc_proc_fini(&a.ka_procs);	/* -c commands still running die */
 	free(a.ka_text);
 	free(a.ka_argv);
 	while (a.ka_ncppargs > 0)

@@ -165,8 +165,9 @@ kv_compare()
 # ---- the live scenarios (tst.live-*, err.live-*) ----
 #
 # Every kdt command they judge runs in one boot, by tests/vm/progs/live.sh
-# in the guest (kdt.ko loaded by /init, kdt at /bin/kdt, the static
-# workload /bin/getppid-loop, an /etc/passwd with "nobody").  The results
+# in the guest (kdt.ko loaded by /init, kdt at /bin/kdt, the workloads
+# /bin/getppid-loop and /bin/upid-test (static) and /bin/upid-pie, an
+# /etc/passwd with "nobody").  The results
 # come back over the raw second serial port as a gzip'd tar and are kept
 # under build/vm-cache/live-KEY/results/, keyed like the demo dump, so
 # the scenarios of one run share the boot.
@@ -203,9 +204,16 @@ kv_live()
 	mkdir -p "$dir/results"
 	gcc -static -O2 -o "$dir/getppid-loop" "$KV_PROGS/getppid-loop.c" >&2 ||
 	    kv_fail "cannot build the static getppid-loop (gcc -static)"
+	gcc -static -O2 -o "$dir/upid-test" "$KV_PROGS/upid-test.c" >&2 ||
+	    kv_fail "cannot build the static upid-test (gcc -static, sys/sdt.h)"
+	# the same as a PIE on the shared libc (the guest has kdt's libc)
+	gcc -O2 -o "$dir/upid-pie" "$KV_PROGS/upid-test.c" >&2 ||
+	    kv_fail "cannot build upid-pie"
 	"$KV_VM" --add-kdt --smp "$KV_SMP" --modules xor \
 	    --add "$KV_PROGS/live.sh:/live.sh" \
 	    --add "$dir/getppid-loop:/bin/getppid-loop" \
+	    --add "$dir/upid-test:/bin/upid-test" \
+	    --add "$dir/upid-pie:/bin/upid-pie" \
 	    --add "$KV_PROGS/passwd:/etc/passwd" \
 	    --add "$KV_PROGS/group:/etc/group" \
 	    --run 'sh /live.sh' --guest-out "$dir/results.tgz" \

@@ -11,8 +11,9 @@
 # NAME.rc (exit status).  Commands that trace a workload start kdt in the
 # background, wait until its BEGIN clause's "ready" line has been
 # consumed (so the probes are recording), run the workload, then stop kdt
-# with SIGINT as a user's ^C would and wait for it.  There is no -c yet,
-# so the workload is picked by its execname, "getppid-loop".
+# with SIGINT as a user's ^C would and wait for it.  The older scenarios
+# pick the workload by its execname, "getppid-loop"; tst.live-upid's
+# commands use -c and -p (their kdt ends when the workload does).
 #
 set +e
 R=/tmp/live
@@ -169,5 +170,49 @@ stop proc
 start mod kdt -q -Z -n "$READY" -n 'fbt:xor::entry { @[probemod, probefunc] = count(); }'
 modprobe xor
 stop mod
+
+# ---- tst.live-upid: pid and USDT probes of -c and -p processes
+# (/bin/upid-test N calls work(i) for i = 1..N and fires kdttest:::tick)
+run upid_entry kdt -c '/bin/upid-test 500' \
+    -n 'pid$target:a.out:work:entry { @c = count(); @s = sum(arg0); }'
+run upid_return kdt -q -c '/bin/upid-test 500' \
+    -n 'pid$target::work:return { @n = count(); @r = sum(arg1); }' \
+    -n 'END { printa("returns %@d\n", @n); printa("sum of arg1 %@d\n", @r); }'
+run upid_usdt kdt -q -c '/bin/upid-test 500' \
+    -n 'kdttest$target:::tick { @[copyinstr(arg1)] = count(); @t = sum(arg0); }' \
+    -n 'END { printa("%s %@d\n", @); printa("sum of arg0 %@d\n", @t); }'
+# a PIE on the shared libc: -c runs it to its entry point, so libc is
+# mapped when the probes are resolved
+run upid_pie kdt -q -c '/bin/upid-pie 200' \
+    -n 'pid$target:a.out:work:entry { @w = count(); }' \
+    -n 'pid$target:libc.so.6:exit:entry { printf("exit(%d)\n", arg0); }' \
+    -n 'END { printa("work %@d\n", @w); }'
+# -p: the workload waits for a line on its stdin until kdt is ready
+rm -f /tmp/upid.fifo
+mkfifo /tmp/upid.fifo
+exec 3<> /tmp/upid.fifo
+/bin/upid-test 300 wait < /tmp/upid.fifo &
+UP=$!
+i=0
+while [ "$(readlink /proc/$UP/exe)" != /bin/upid-test ] && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+echo "$UP" > "$R/upid_p.target"
+start upid_p kdt -q -p "$UP" -n "$READY" \
+    -n 'pid$target:a.out:work:entry { @w = count(); }' \
+    -n 'kdttest$target:::tick /arg0 == 300/ { printf("last tick %d %s\n", arg0, copyinstr(arg1)); }' \
+    -n 'END { printa("work %@d\n", @w); }'
+echo go >&3
+exec 3>&-
+wait "$UP"
+echo $? > "$R/upid_p.workrc"
+wait "$(cat "$R/upid_p.pid")"
+echo $? > "$R/upid_p.rc"
+run upid_list kdt -l -c '/bin/upid-test 5' -n 'pid$target:a.out:work:' \
+    -n 'kdttest$target:::'
+run upid_nopid kdt -n 'pid999999:a.out:work:entry'
+run upid_nop kdt -p 999999 -n 'BEGIN { exit(0); }'
+run upid_nocmd kdt -c '/bin/no-such-command' -n 'BEGIN { exit(0); }'
 
 tar -czf - -C "$R" . > /dev/ttyS1
