@@ -30,6 +30,7 @@
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/mm.h>
 #include <linux/jhash.h>
 #include <linux/hash.h>
 #include <linux/cpu.h>
@@ -71,18 +72,20 @@ const struct kd_prov *const kd_provs[] = {
 const uint32_t kd_nprovs = ARRAY_SIZE(kd_provs);
 
 /*
- * The deadman (kio.h): runs every second while a live state records.
- * It takes no lock: it only stops recording (the probe side checks
- * cs_active and the ECB state); the consumer's next ioctl learns why.
+ * The deadman (kio.h): a timer every second while a live state records.
+ * It runs in hard interrupt context, so it still runs when probes keep
+ * the CPUs so busy that the consumer (or any task) no longer does -- the
+ * very case it is for.  It takes no lock: it only stops recording (the
+ * probe side checks cs_active and the ECB state); the consumer's next
+ * ioctl learns why.
  */
-static void
-kd_deadman(struct work_struct *w)
+static enum hrtimer_restart
+kd_deadman(struct hrtimer *t)
 {
-	struct kd_cstate *cs = container_of(to_delayed_work(w),
-	    struct kd_cstate, cs_deadman);
+	struct kd_cstate *cs = container_of(t, struct kd_cstate, cs_deadman);
 
 	if (!READ_ONCE(cs->cs_active))
-		return;
+		return HRTIMER_NORESTART;
 	if (time_after(jiffies, READ_ONCE(cs->cs_heard) +
 	    KIO_DEADMAN_SEC * HZ)) {
 		WRITE_ONCE(cs->cs_active, 0);
@@ -90,9 +93,10 @@ kd_deadman(struct work_struct *w)
 		WRITE_ONCE(cs->cs_deadman_hit, 1);
 		pr_warn("kdt: a consumer was not heard from for %u s: its tracing is stopped (deadman)\n",
 		    KIO_DEADMAN_SEC);
-		return;
+		return HRTIMER_NORESTART;
 	}
-	schedule_delayed_work(&cs->cs_deadman, HZ);
+	hrtimer_forward_now(t, ms_to_ktime(1000));
+	return HRTIMER_RESTART;
 }
 
 struct kd_cstate *
@@ -110,7 +114,8 @@ kd_cs_new(void)
 	}
 	mutex_init(&cs->cs_lock);
 	INIT_LIST_HEAD(&cs->cs_link);
-	INIT_DELAYED_WORK(&cs->cs_deadman, kd_deadman);
+	hrtimer_init(&cs->cs_deadman, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	cs->cs_deadman.function = kd_deadman;
 	cs->cs_nextid = KD_PROBEID_FIRST;
 	atomic64_set(&cs->cs_missed, 0);
 	return cs;
@@ -395,6 +400,32 @@ kd_publish(struct kd_cstate *cs, uint32_t fprobe, uint32_t fpair)
 	return rv;
 }
 
+/*
+ * Buffers come from what the DOF asks for -- a hostile or mistaken one
+ * may ask for anything -- so a request is refused with a message before
+ * it gets near memory (a quarter of RAM for one kind of buffer), and the
+ * allocation itself may fail quietly: the enabling says why, the kernel
+ * log gets no allocation-failure splat.
+ */
+static void *
+kd_vzalloc(size_t size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+}
+
+static int
+kd_too_big(struct kd_cstate *cs, const char *what, uint64_t size,
+    uint64_t per_cpu)
+{
+	uint64_t limit = ((uint64_t)totalram_pages() << PAGE_SHIFT) / 4;
+
+	if (size <= limit)
+		return 0;
+	kd_cs_msg(cs, "%s of %llu bytes (%llu per CPU x %u CPUs) exceed the limit of %llu bytes, a quarter of memory",
+	    what, size, per_cpu, cs->cs_ncpu, limit);
+	return 1;
+}
+
 static int
 kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 {
@@ -428,7 +459,9 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 			return -E2BIG;
 		}
 		size = rgn_size_for(&p, bufsize);
-		region = vzalloc(size);
+		if (kd_too_big(cs, "principal buffers", size, bufsize))
+			return -E2BIG;
+		region = kd_vzalloc(size);
 		if (region == NULL) {
 			kd_cs_msg(cs, "cannot allocate %llu bytes of principal buffers (bufsize %llu x %u CPUs)",
 			    size, bufsize, cs->cs_ncpu);
@@ -457,9 +490,12 @@ kd_spares(struct kd_cstate *cs)
 
 	if (cs->cs_policy != DTRACEOPT_BUFPOLICY_SWITCH)
 		return 0;
+	if (kd_too_big(cs, "spare principal buffers",
+	    (uint64_t)cs->cs_ncpu * h->rh_cpu_stride, h->rh_cpu_stride))
+		return -E2BIG;
 	cs->cs_bspare = kvcalloc(cs->cs_ncpu, sizeof (*cs->cs_bspare),
 	    GFP_KERNEL);
-	cs->cs_bmem = vzalloc((size_t)cs->cs_ncpu * h->rh_cpu_stride);
+	cs->cs_bmem = kd_vzalloc((size_t)cs->cs_ncpu * h->rh_cpu_stride);
 	if (cs->cs_bspare == NULL || cs->cs_bmem == NULL) {
 		kd_cs_msg(cs, "cannot allocate %llu bytes of spare buffers for bufpolicy=switch",
 		    (unsigned long long)cs->cs_ncpu * h->rh_cpu_stride);
@@ -483,9 +519,12 @@ kd_aggspares(struct kd_cstate *cs)
 
 	if (cs->cs_es->es_cpus[0].ec_agg == NULL || cs->cs_anon)
 		return 0;	/* anonymous: read from the region, whole */
+	if (kd_too_big(cs, "spare aggregation buffers",
+	    (uint64_t)cs->cs_ncpu * cs->cs_aggsize, cs->cs_aggsize))
+		return -E2BIG;
 	cs->cs_aspare = kvcalloc(cs->cs_ncpu, sizeof (*cs->cs_aspare),
 	    GFP_KERNEL);
-	cs->cs_amem = vzalloc((size_t)cs->cs_ncpu * cs->cs_aggsize);
+	cs->cs_amem = kd_vzalloc((size_t)cs->cs_ncpu * cs->cs_aggsize);
 	if (cs->cs_aspare == NULL || cs->cs_amem == NULL) {
 		kd_cs_msg(cs, "cannot allocate %llu bytes of spare aggregation buffers (aggsize %llu)",
 		    (unsigned long long)cs->cs_ncpu * cs->cs_aggsize,
@@ -683,7 +722,8 @@ kd_cs_go(struct kd_cstate *cs)
 	if (!cs->cs_anon) {
 		cs->cs_heard = jiffies;
 		cs->cs_deadman_on = 1;
-		schedule_delayed_work(&cs->cs_deadman, HZ);
+		hrtimer_start(&cs->cs_deadman, ms_to_ktime(1000),
+		    HRTIMER_MODE_REL_HARD);
 	}
 	return 0;
 }
@@ -696,7 +736,7 @@ kd_cs_stop(struct kd_cstate *cs)
 	if (cs->cs_phase == KD_PH_STOPPED)
 		return;
 	if (cs->cs_deadman_on) {
-		cancel_delayed_work_sync(&cs->cs_deadman);
+		hrtimer_cancel(&cs->cs_deadman);
 		cs->cs_deadman_on = 0;
 	}
 	if (cs->cs_deadman_hit) {

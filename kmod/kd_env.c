@@ -33,7 +33,8 @@ kenv_zalloc(uint64_t size)
 {
 	if (size == 0 || size > INT_MAX)
 		return NULL;
-	return kvzalloc((size_t)size, GFP_KERNEL);
+	/* sizes come from the DOF: fail quietly, the caller says why */
+	return kvzalloc((size_t)size, GFP_KERNEL | __GFP_NOWARN);
 }
 
 void

@@ -55,7 +55,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/err.h>
-#include <linux/workqueue.h>
+#include <linux/hrtimer.h>
 
 #include "kdt_env.h"
 #include "dof_load.h"
@@ -200,7 +200,7 @@ struct kd_cstate {
 	struct kd_probe	*cs_dprobes[3];	/* BEGIN, END, ERROR or NULL */
 	/* the deadman (kio.h): live states only */
 	unsigned long	cs_heard;	/* jiffies of the last ioctl */
-	struct delayed_work cs_deadman;
+	struct hrtimer	cs_deadman;
 	int		cs_deadman_on;	/* scheduled */
 	int		cs_deadman_hit;	/* it stopped the state */
 };
