@@ -207,18 +207,27 @@ kd_fsym_name_cmp(const void *a, const void *b)
 	return c;
 }
 
-/* A module's init_module/cleanup_module alias names its real function. */
+/*
+ * Names not to prefer when another name has the same address: a
+ * module's init_module/cleanup_module alias of its real function, and
+ * the compat and inner names of a system call that share the address
+ * of its __x64_sys_ entry (calls without arguments).
+ */
 static int
 kd_fsym_alias(const struct kd_fsym *f)
 {
 	return strcmp(f->fs_name, "init_module") == 0 ||
-	    strcmp(f->fs_name, "cleanup_module") == 0;
+	    strcmp(f->fs_name, "cleanup_module") == 0 ||
+	    strncmp(f->fs_name, "__do_sys_", 9) == 0 ||
+	    strncmp(f->fs_name, "__ia32_sys_", 11) == 0 ||
+	    strncmp(f->fs_name, "__ia32_compat_sys_", 18) == 0 ||
+	    strncmp(f->fs_name, "__se_sys_", 9) == 0;
 }
 
 /*
  * Attach every collected function, in (module, name) order, one probe
  * per address: of several names for one function (aliases) the first that
- * is not a module's init_module/cleanup_module alias.  The count of
+ * kd_fsym_alias() does not put last.  The count of
  * probes, or -errno.
  */
 static int
