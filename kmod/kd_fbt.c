@@ -45,13 +45,6 @@
 typedef int (*kd_modeach_fn)(int (*)(void *, const char *, struct module *,
     unsigned long), void *);
 
-/* Functions found by a glob, in kallsyms order. */
-struct kd_fsym {
-	unsigned long	fs_addr;
-	char		fs_mod[MODULE_NAME_LEN];
-	char		fs_name[DOF_FUNCNAMELEN];
-};
-
 struct kd_fcollect {
 	const char	*fc_pat;
 	const char	*fc_modpat;	/* module part of the description */
@@ -100,6 +93,30 @@ kd_fcollect_cb(void *arg, const char *name, unsigned long addr)
 	    strlen(name) >= DOF_FUNCNAMELEN || !dof_glob_match(fc->fc_pat, name))
 		return 0;
 	return kd_fcollect_add(fc, "kernel", name, addr);
+}
+
+int
+kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n)
+{
+	struct kd_fcollect fc;
+	int rv;
+
+	memset(&fc, 0, sizeof (fc));
+	fc.fc_pat = pat;
+	fc.fc_stext = kd_ksym_lookup("_stext");
+	fc.fc_etext = kd_ksym_lookup("_etext");
+	*out = NULL;
+	*n = 0;
+	if (fc.fc_stext == 0 || fc.fc_etext == 0)
+		return -ENOENT;
+	rv = kd_ksym_each(kd_fcollect_cb, &fc);
+	if (fc.fc_err != 0 || rv < 0) {
+		kvfree(fc.fc_syms);
+		return fc.fc_err != 0 ? fc.fc_err : rv;
+	}
+	*out = fc.fc_syms;
+	*n = fc.fc_n;
+	return 0;
 }
 
 /* Is "addr" in the core or init text of "mod"? */

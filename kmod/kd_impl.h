@@ -56,6 +56,7 @@
 #include <linux/mutex.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
+#include <linux/module.h>
 
 #include "kdt_env.h"
 #include "dof_load.h"
@@ -266,8 +267,23 @@ int kd_cs_list(struct kio_list *kl, void __user *ubuf);
 int kd_pid_set_table(struct kd_cstate *cs, struct kio_uprobe *ents,
     uint32_t n);
 
+/* kd_fbt.c: a function found in the kernel's or a module's symbols. */
+struct kd_fsym {
+	unsigned long	fs_addr;
+	char		fs_mod[MODULE_NAME_LEN];
+	char		fs_name[DOF_FUNCNAMELEN];
+};
+/*
+ * The core kernel's text symbols matching glob "pat", in kallsyms order,
+ * as a kvmalloc'd array (*out, kvfree'd by the caller; NULL when none).
+ * 0 or -errno.  Setup context.
+ */
+int kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n);
+
 /* kd_ksym.c */
 int kd_ksym_init(void);
+/* The core-kernel tracepoint called "name", or NULL.  Setup context. */
+struct tracepoint *kd_tp_find(const char *name);
 unsigned long kd_ksym_lookup(const char *name);
 int kd_ksym_each(int (*fn)(void *, const char *, unsigned long), void *arg);
 uint64_t kd_ksym_kaslr(void);

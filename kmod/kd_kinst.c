@@ -35,48 +35,6 @@ typedef int (*kd_insn_fn)(struct insn *, const void *, int, enum insn_mode);
 typedef int (*kd_sizeoff_fn)(unsigned long, unsigned long *,
     unsigned long *);
 
-struct kd_kfunc {
-	unsigned long	kf_addr;
-	char		kf_name[DOF_FUNCNAMELEN];
-};
-
-struct kd_kcollect {
-	const char	*kc_pat;
-	struct kd_kfunc	*kc_f;
-	uint32_t	kc_n;
-	uint32_t	kc_cap;
-	int		kc_err;
-	unsigned long	kc_stext;
-	unsigned long	kc_etext;
-};
-
-static int
-kd_kcollect_cb(void *arg, const char *name, unsigned long addr)
-{
-	struct kd_kcollect *kc = arg;
-	struct kd_kfunc *n;
-
-	if (addr < kc->kc_stext || addr >= kc->kc_etext ||
-	    strlen(name) >= DOF_FUNCNAMELEN || !dof_glob_match(kc->kc_pat, name))
-		return 0;
-	if (kc->kc_n == kc->kc_cap) {
-		kc->kc_cap = kc->kc_cap == 0 ? 64 : kc->kc_cap * 2;
-		n = kvmalloc_array(kc->kc_cap, sizeof (*n), GFP_KERNEL);
-		if (n == NULL) {
-			kc->kc_err = -ENOMEM;
-			return 1;
-		}
-		if (kc->kc_f != NULL)
-			memcpy(n, kc->kc_f, kc->kc_n * sizeof (*n));
-		kvfree(kc->kc_f);
-		kc->kc_f = n;
-	}
-	kc->kc_f[kc->kc_n].kf_addr = addr;
-	strscpy(kc->kc_f[kc->kc_n].kf_name, name, DOF_FUNCNAMELEN);
-	kc->kc_n++;
-	return 0;
-}
-
 /* Is "s" a decimal offset?  Sets *off. */
 static int
 kd_kinst_offset(const char *s, unsigned long *off)
@@ -91,7 +49,7 @@ kd_kinst_offset(const char *s, unsigned long *off)
  * literal offset or a glob) and attach each; returns the count.
  */
 static int
-kd_kinst_func(struct kd_cstate *cs, const struct kd_kfunc *f,
+kd_kinst_func(struct kd_cstate *cs, const struct kd_fsym *f,
     const char *name, uint32_t ecb)
 {
 	kd_insn_fn decode = (kd_insn_fn)kd_ksym_lookup("insn_decode");
@@ -103,19 +61,19 @@ kd_kinst_func(struct kd_cstate *cs, const struct kd_kfunc *f,
 	struct insn insn;
 	char buf[24];
 
-	if (sizeoff == NULL || !sizeoff(f->kf_addr, &size, &soff) ||
+	if (sizeoff == NULL || !sizeoff(f->fs_addr, &size, &soff) ||
 	    size == 0 || size > KD_KINST_MAXFUNC)
 		size = 0;
 	if (literal && (decode == NULL || size == 0)) {
 		/* kprobes will check the boundary when it arms */
-		kp = kd_probe_attach(cs, &kd_prov_kinst, f->kf_addr + lit, "",
-		    f->kf_name, name, 0, ecb);
+		kp = kd_probe_attach(cs, &kd_prov_kinst, f->fs_addr + lit, "",
+		    f->fs_name, name, 0, ecb);
 		return IS_ERR(kp) ? PTR_ERR(kp) : 1;
 	}
 	if (decode == NULL || size == 0)
 		return 0;
 	for (off = 0; off < size; off += insn.length) {
-		if (decode(&insn, (void *)(f->kf_addr + off),
+		if (decode(&insn, (void *)(f->fs_addr + off),
 		    (int)min_t(unsigned long, MAX_INSN_SIZE, size - off),
 		    INSN_MODE_KERN) < 0 || insn.length == 0)
 			break;	/* padding or data: stop at the last one */
@@ -125,14 +83,14 @@ kd_kinst_func(struct kd_cstate *cs, const struct kd_kfunc *f,
 		}
 		if (literal && lit != off) {
 			kd_cs_msg(cs, "kinst::%s:%lu: offset %lu is not an instruction boundary of %s (instructions start at %lu and %lu)",
-			    f->kf_name, lit, lit, f->kf_name, prev, off);
+			    f->fs_name, lit, lit, f->fs_name, prev, off);
 			return -EINVAL;
 		}
 		snprintf(buf, sizeof (buf), "%lu", off);
 		if (!literal && !kd_part_match(name, buf))
 			continue;
-		kp = kd_probe_attach(cs, &kd_prov_kinst, f->kf_addr + off, "",
-		    f->kf_name, buf, 0, ecb);
+		kp = kd_probe_attach(cs, &kd_prov_kinst, f->fs_addr + off, "",
+		    f->fs_name, buf, 0, ecb);
 		if (IS_ERR(kp))
 			return PTR_ERR(kp);
 		n++;
@@ -141,7 +99,7 @@ kd_kinst_func(struct kd_cstate *cs, const struct kd_kfunc *f,
 	}
 	if (literal) {
 		kd_cs_msg(cs, "kinst::%s:%lu: offset %lu is beyond the last instruction of %s (%lu bytes)",
-		    f->kf_name, lit, lit, f->kf_name, size);
+		    f->fs_name, lit, lit, f->fs_name, size);
 		return -EINVAL;
 	}
 	return n;
@@ -151,9 +109,9 @@ static int
 kd_kinst_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
     uint32_t ecb)
 {
-	struct kd_kcollect kc;
+	struct kd_fsym *f;
+	uint32_t i, nf;
 	int rv = 0, n = 0;
-	uint32_t i;
 	unsigned long lit;
 
 	/*
@@ -173,26 +131,22 @@ kd_kinst_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
 		    pd->lp_mod, pd->lp_func, pd->lp_name);
 		return -EINVAL;
 	}
-	memset(&kc, 0, sizeof (kc));
-	kc.kc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
-	kc.kc_stext = kd_ksym_lookup("_stext");
-	kc.kc_etext = kd_ksym_lookup("_etext");
-	if (kc.kc_stext == 0 || kc.kc_etext == 0)
-		return 0;
-	(void) kd_ksym_each(kd_kcollect_cb, &kc);
-	if (kc.kc_err != 0) {
-		kvfree(kc.kc_f);
-		kd_cs_msg(cs, "kinst: out of memory listing functions for \"%s\"",
-		    kc.kc_pat);
-		return kc.kc_err;
+	rv = kd_core_funcs(pd->lp_func[0] != '\0' ? pd->lp_func : "*", &f,
+	    &nf);
+	if (rv == -ENOENT)
+		return 0;	/* no kernel symbols: nothing to match */
+	if (rv != 0) {
+		kd_cs_msg(cs, "kinst: cannot list the functions for \"%s\": error %d",
+		    pd->lp_func, rv);
+		return rv;
 	}
-	for (i = 0; i < kc.kc_n; i++) {
-		rv = kd_kinst_func(cs, &kc.kc_f[i], pd->lp_name, ecb);
+	for (i = 0; i < nf; i++) {
+		rv = kd_kinst_func(cs, &f[i], pd->lp_name, ecb);
 		if (rv < 0)
 			break;
 		n += rv;
 	}
-	kvfree(kc.kc_f);
+	kvfree(f);
 	return rv < 0 ? rv : n;
 }
 

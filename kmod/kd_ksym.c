@@ -13,6 +13,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
+#include <linux/tracepoint.h>
 #include <asm/page_types.h>
 
 #include "kd_impl.h"
@@ -87,4 +88,27 @@ kd_ksym_kaslr(void)
 	unsigned long text = kd_ksym_lookup("_text");
 
 	return text != 0 ? (uint64_t)(text - __START_KERNEL) : 0;
+}
+
+struct kd_tpfind {
+	const char	*tf_name;
+	struct tracepoint *tf_tp;
+};
+
+static void
+kd_tpfind_cb(struct tracepoint *tp, void *arg)
+{
+	struct kd_tpfind *tf = arg;
+
+	if (tf->tf_tp == NULL && strcmp(tp->name, tf->tf_name) == 0)
+		tf->tf_tp = tp;
+}
+
+struct tracepoint *
+kd_tp_find(const char *name)
+{
+	struct kd_tpfind tf = { name, NULL };
+
+	for_each_kernel_tracepoint(kd_tpfind_cb, &tf);
+	return tf.tf_tp;
 }

@@ -142,20 +142,6 @@ struct kd_px {
 	int		x_armed;
 };
 
-struct kd_tpfind {
-	const char	*tf_name;
-	struct tracepoint *tf_tp;
-};
-
-static void
-kd_px_tpfind(struct tracepoint *tp, void *arg)
-{
-	struct kd_tpfind *tf = arg;
-
-	if (tf->tf_tp == NULL && strcmp(tp->name, tf->tf_name) == 0)
-		tf->tf_tp = tp;
-}
-
 struct kd_fnfind {
 	const char	*ff_prefix;
 	size_t		ff_len;
@@ -179,13 +165,11 @@ static int
 kd_px_resolve(const struct kd_pxent *e, struct tracepoint **tp,
     unsigned long *addr)
 {
-	struct kd_tpfind tf = { e->px_hook, NULL };
 	struct kd_fnfind ff = { e->px_hook, strlen(e->px_hook), 0 };
 
 	if (e->px_kind == KD_PX_TP) {
-		for_each_kernel_tracepoint(kd_px_tpfind, &tf);
-		*tp = tf.tf_tp;
-		return tf.tf_tp != NULL;
+		*tp = kd_tp_find(e->px_hook);
+		return *tp != NULL;
 	}
 	*addr = kd_ksym_lookup(e->px_hook);
 	if (*addr == 0) {

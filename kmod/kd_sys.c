@@ -218,18 +218,6 @@ kd_sys_exit(void *data, struct pt_regs *regs, long ret)
 	kd_fire(kp, args, ret >= KD_SYS_ERR_MIN && ret < 0 ? (int32_t)-ret : 0);
 }
 
-static void
-kd_sys_find_tp(struct tracepoint *tp, void *arg)
-{
-	struct kd_sys_state *ss = arg;
-	uint32_t i;
-
-	for (i = 0; i < 2; i++)
-		if (ss->ss_tp[i] == NULL && strcmp(tp->name,
-		    kd_sys_tpnames[i]) == 0)
-			ss->ss_tp[i] = tp;
-}
-
 /*
  * Register the handler for direction "r" and mark its probes live;
  * returns how many probes went live, or -errno after kd_cs_msg().
@@ -282,7 +270,9 @@ kd_sys_enable(struct kd_cstate *cs)
 			nwant[i & 1]++;
 	if (nwant[0] + nwant[1] == 0)
 		return 0;
-	for_each_kernel_tracepoint(kd_sys_find_tp, ss);
+	for (r = 0; r < 2; r++)
+		if (ss->ss_tp[r] == NULL)
+			ss->ss_tp[r] = kd_tp_find(kd_sys_tpnames[r]);
 	for (r = 0; r < 2; r++) {
 		if (nwant[r] == 0)
 			continue;
