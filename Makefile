@@ -49,9 +49,10 @@ LIB_SRC		:= $(wildcard common/*.c) \
 		   $(filter-out %_main.c,$(wildcard consumer/*.c)) \
 		   $(filter-out %_main.c,$(wildcard crashdump/*.c)) \
 		   $(filter-out %_main.c,$(wildcard anon/*.c)) \
+		   $(filter-out %_main.c,$(wildcard boot/*.c)) \
 		   $(filter-out $(CRASH_GLUE),$(wildcard mdb-module/*.c))
 HDRS		:= $(wildcard common/*.h compiler/*.h consumer/*.h \
-		   crashdump/*.h anon/*.h mdb-module/*.h)
+		   crashdump/*.h anon/*.h boot/*.h mdb-module/*.h)
 
 LIB_OBJ		:= $(LIB_SRC:%.c=$(B)/obj/%.o)
 SAN_OBJ		:= $(LIB_SRC:%.c=$(B)/san/%.o)
@@ -66,7 +67,11 @@ UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(B)/test/%)
 	fuzz fuzz-smoke fuzz-bin
 all: tools kmod $(CRASHEXT)
 
-tools: $(B)/bin/kdt $(B)/bin/kdt-extract
+# Tools of boot/ (boot/*_main.c -> build/bin/kdt-initrd ...).
+BOOT_TOOLS	:= $(patsubst boot/%_main.c,$(B)/bin/%,$(wildcard boot/*_main.c))
+BOOT_TOOLS	:= $(subst _,-,$(BOOT_TOOLS))
+
+tools: $(B)/bin/kdt $(B)/bin/kdt-extract $(BOOT_TOOLS)
 
 $(B)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -103,6 +108,10 @@ $(B)/bin/kdt: consumer/kdt_main.c $(B)/lib/libkdt.a
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $< -o $@ $(B)/lib/libkdt.a $(LIBS)
 
 $(B)/bin/kdt-extract: crashdump/kdt_extract_main.c $(B)/lib/libkdt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $< -o $@ $(B)/lib/libkdt.a $(LIBS)
+
+$(B)/bin/kdt-%: boot/kdt_%_main.c $(B)/lib/libkdt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $< -o $@ $(B)/lib/libkdt.a $(LIBS)
 

@@ -51,8 +51,17 @@ int kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 
 /*
  * "kdt -a": claim the anonymous state through /dev/kdt and print what it
- * recorded.  Returns the process exit status.
+ * recorded since boot; then, unless cl_exit (-ae), go on consuming it
+ * like a live session until it exits or kdt is interrupted.  With
+ * cl_previous, print the previous boot's region instead (warm reboot).
+ * Returns the process exit status.
  */
-int kc_anon_claim(FILE *out, FILE *err);
+struct kc_claim_opts {
+	int	cl_exit;	/* -e: print what is buffered and exit */
+	int	cl_previous;	/* --previous */
+	int	cl_quiet;	/* -q */
+};
+
+int kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err);
 
 #endif /* KDT_KC_H */

@@ -104,7 +104,7 @@ kc_read_region(int fd, uint64_t size, FILE *err)
 }
 
 int
-kc_anon_claim(FILE *out, FILE *err)
+kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err)
 {
 	struct kio_info ki;
 	uint8_t *img;

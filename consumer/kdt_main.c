@@ -6,10 +6,13 @@
  *
  *	-e [-o FILE]	compile only, optionally writing the DOF to FILE
  *	-S		print the DIF of every clause (compiler/dc_dis.c)
- *	-A -o DIR	write an anonymous enabling: DIR/anon.dof and
- *			DIR/cmdline
- *			(the kernel command-line words it needs)
- *	-a		claim the anonymous state and print it (consumer/kc.h)
+ *	-A		install the program as this system's anonymous
+ *			(boot-time) enabling, remove it (no program), or
+ *			write the boot artifacts to a directory (-o DIR):
+ *			anon/an.h
+ *	-a		claim the anonymous state, print it and go on
+ *			tracing (-ae: print and exit; --previous: the
+ *			previous boot's region) (consumer/kc.h)
  *	-l		list the probes kdt.ko offers: all of them, or
  *			those the program's descriptions match
  *			(consumer/kc_kernel.h), pid and USDT probes too
@@ -48,6 +51,7 @@
 #include "consumer/kc_pspec.h"
 #include "consumer/kc_uprobe.h"
 #include "consumer/kc_run.h"
+#include "anon/an.h"
 
 #define KDT_EXIT_OK	0
 #define KDT_EXIT_FAIL	1
@@ -65,6 +69,8 @@ struct km_args {
 	int		ka_anon;	/* -A */
 	int		ka_claim;	/* -a */
 	int		ka_list;	/* -l */
+	struct an_opts	ka_ao;		/* -A: --dry-run, --root, --module */
+	struct kc_claim_opts ka_co;	/* -a: -e, --previous */
 	int		ka_cpp;		/* -C */
 	int		ka_quiet;	/* -q */
 	const char	*ka_cppargs[DC_MAXOPTS];	/* -D -U -I as given */
@@ -113,9 +119,15 @@ km_usage(FILE *fp)
 	    "\t-Z  permit probe descriptions that match no probes\n"
 	    "\t-F  indent function entry and return (option flowindent)\n"
 	    "\t-v  verbose (accepted)\n"
-	    "\t-A  with -o DIR: write an anonymous (boot-time) enabling to\n"
-	    "\t    DIR/anon.dof and its kernel command line to DIR/cmdline\n"
-	    "\t-a  claim the anonymous enabling's data and print it\n"
+	    "\t-A  install the program as the anonymous (boot-time) enabling\n"
+	    "\t    of this system (initramfs, GRUB); with no program, remove\n"
+	    "\t    it again; with -o DIR only write the boot artifacts to DIR\n"
+	    "\t    --dry-run  print what -A would change, change nothing\n"
+	    "\t    --root=DIR  install into the system mounted at DIR\n"
+	    "\t    --module=PATH  the kdt.ko to install\n"
+	    "\t-a  claim the anonymous enabling: print what it buffered\n"
+	    "\t    since boot, then go on tracing (-ae: print and exit)\n"
+	    "\t    --previous  print the previous boot's region instead\n"
 	    "\t-q  quiet: print only what actions print\n"
 	    "\t-x  set an option (quiet, strsize, bufsize, bufpolicy, ...,\n"
 	    "\t    regionsize, regionaddr; engine=kernel or engine=user\n"
@@ -255,6 +267,10 @@ km_opt(struct km_args *a, int c, char **argv)
 	case 'A': a->ka_anon = 1; return -1;
 	case 'a': a->ka_claim = 1; return -1;
 	case 'B': a->ka_dc.dco_btf = optarg; return -1;
+	case 1: a->ka_ao.ao_dry_run = 1; return -1;
+	case 2: a->ka_ao.ao_root = optarg; return -1;
+	case 3: a->ka_ao.ao_module = optarg; return -1;
+	case 4: a->ka_co.cl_previous = 1; return -1;
 	case 'h':
 		km_usage(stdout);
 		return KDT_EXIT_OK;
@@ -281,6 +297,10 @@ km_parse(struct km_args *a, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "btf", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "dry-run", no_argument, NULL, 1 },
+		{ "root", required_argument, NULL, 2 },
+		{ "module", required_argument, NULL, 3 },
+		{ "previous", no_argument, NULL, 4 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc, i;
@@ -357,39 +377,6 @@ km_write_file(const char *path, const void *data, size_t len)
 		return -1;
 	}
 	return 0;
-}
-
-/* "16M", "512K" or plain bytes: the kernel's memparse() suffixes. */
-static void
-km_size_str(char *buf, size_t bufsz, uint64_t v)
-{
-	if ((v & ((1ull << 20) - 1)) == 0)
-		snprintf(buf, bufsz, "%lluM", (unsigned long long)(v >> 20));
-	else if ((v & ((1ull << 10) - 1)) == 0)
-		snprintf(buf, bufsz, "%lluK", (unsigned long long)(v >> 10));
-	else
-		snprintf(buf, bufsz, "%llu", (unsigned long long)v);
-}
-
-static int
-km_anon_write(const char *dir, const struct dc_out *o)
-{
-	char path[4096], line[256], sz[32];
-
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		fprintf(stderr, "kdt: failed to create directory %s: %s\n", dir, strerror(errno));
-		return KDT_EXIT_USAGE;
-	}
-	km_size_str(sz, sizeof (sz), o->dco_regsize);
-	snprintf(line, sizeof (line), "kdt.anon=1 kdt.region=%s@0x%llx memmap=%s$0x%llx\n", sz, (unsigned long long)o->dco_regaddr, sz, (unsigned long long)o->dco_regaddr);
-	snprintf(path, sizeof (path), "%s/anon.dof", dir);
-	if (km_write_file(path, o->dco_dof, o->dco_dofsz) != 0)
-		return KDT_EXIT_USAGE;
-	snprintf(path, sizeof (path), "%s/cmdline", dir);
-	if (km_write_file(path, line, strlen(line)) != 0)
-		return KDT_EXIT_USAGE;
-	fprintf(stderr, "kdt: anonymous enabling written to %s/anon.dof (%zu bytes); boot with: %s", dir, o->dco_dofsz, line);
-	return KDT_EXIT_OK;
 }
 
 /* Read all of fd into a malloc'ed, NUL-terminated buffer. */
@@ -670,14 +657,33 @@ km_run(struct km_args *a)
 	}
 	if (a->ka_list)
 		return km_list(a);
-	if (a->ka_claim && a->ka_script == NULL && a->ka_text == NULL)
-		return kc_anon_claim(stdout, stderr);
-	if (a->ka_script == NULL && a->ka_text == NULL) {
-		km_usage(stderr);
+	if (a->ka_anon && a->ka_claim) {
+		fprintf(stderr, "kdt: -A installs an anonymous enabling and -a claims one; give only one of them\n");
 		return KDT_EXIT_USAGE;
 	}
-	if (a->ka_anon && a->ka_out == NULL) {
-		fprintf(stderr, "kdt: installing an anonymous enabling into this system arrives in a later version; use 'kdt -A -o DIR' to write DIR/anon.dof and DIR/cmdline\n");
+	if ((a->ka_ao.ao_dry_run || a->ka_ao.ao_root != NULL ||
+	    a->ka_ao.ao_module != NULL) && !a->ka_anon) {
+		fprintf(stderr, "kdt: --dry-run, --root and --module go with -A\n");
+		return KDT_EXIT_USAGE;
+	}
+	if (a->ka_co.cl_previous && !a->ka_claim) {
+		fprintf(stderr, "kdt: --previous goes with -a\n");
+		return KDT_EXIT_USAGE;
+	}
+	a->ka_ao.ao_outdir = a->ka_anon ? a->ka_out : NULL;
+	if (a->ka_claim) {
+		if (a->ka_script != NULL || a->ka_text != NULL) {
+			fprintf(stderr, "kdt: -a claims the anonymous enabling installed with -A; it takes no program\n");
+			return KDT_EXIT_USAGE;
+		}
+		a->ka_co.cl_exit = a->ka_compile_only;
+		a->ka_co.cl_quiet = a->ka_quiet;
+		return kc_anon_claim(&a->ka_co, stdout, stderr);
+	}
+	if (a->ka_anon && a->ka_script == NULL && a->ka_text == NULL)
+		return an_main(&a->ka_ao, NULL, stdout, stderr);
+	if (a->ka_script == NULL && a->ka_text == NULL) {
+		km_usage(stderr);
 		return KDT_EXIT_USAGE;
 	}
 	if ((rc = km_procs(a)) >= 0)
@@ -686,7 +692,7 @@ km_run(struct km_args *a)
 	if (rc != KDT_EXIT_OK)
 		return rc;
 	if (a->ka_anon)
-		rc = km_anon_write(a->ka_out, &o);
+		rc = an_main(&a->ka_ao, &o, stdout, stderr);
 	else if (a->ka_out != NULL)
 		rc = km_write_file(a->ka_out, o.dco_dof, o.dco_dofsz) == 0 ?
 		    KDT_EXIT_OK : KDT_EXIT_USAGE;
