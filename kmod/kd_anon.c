@@ -22,11 +22,29 @@
 
 #define KD_ANON_DOF	"kdt/anon.dof"
 
+/* Load "len" bytes of DOF; 0, or -errno after kd_fail() says why. */
+static int
+kd_load_buf(const void *dof, size_t len, const char *what,
+    struct dof_enabling **denp)
+{
+	struct kdt_err err;
+	int rv;
+
+	rv = dof_load(dof, len, denp, &err);
+	if (rv != 0)
+		kd_fail("%s: %s (%s, offset %lld)", what, err.ke_msg,
+		    err.ke_tag, err.ke_off == KDT_ERR_NOOFF ? -1LL :
+		    (long long)err.ke_off);
+	else
+		pr_info("kdt: DOF loaded: %s, %zu bytes, %u ECBs\n", what,
+		    len, (*denp)->den_necbs);
+	return rv;
+}
+
 static int
 kd_load_dof(struct dof_enabling **denp)
 {
 	const struct firmware *fw;
-	struct kdt_err err;
 	int rv;
 
 	rv = request_firmware(&fw, KD_ANON_DOF, kd_dev_device());
@@ -35,20 +53,17 @@ kd_load_dof(struct dof_enabling **denp)
 		    rv);
 		return rv;
 	}
-	rv = dof_load(fw->data, fw->size, denp, &err);
-	if (rv != 0)
-		kd_fail("%s: %s (%s, offset %lld)", KD_ANON_DOF, err.ke_msg,
-		    err.ke_tag, err.ke_off == KDT_ERR_NOOFF ? -1LL :
-		    (long long)err.ke_off);
-	else
-		pr_info("kdt: DOF loaded: %s, %zu bytes, %u ECBs\n",
-		    KD_ANON_DOF, fw->size, (*denp)->den_necbs);
+	rv = kd_load_buf(fw->data, fw->size, KD_ANON_DOF, denp);
 	release_firmware(fw);
 	return rv;
 }
 
-void
-kd_anon_start(void)
+/*
+ * Steps 2 and 3 of the file comment, for either source of the DOF:
+ * "dof" NULL means the firmware file.
+ */
+static void
+kd_anon_begin(const void *dof, size_t len, const char *what)
 {
 	struct kd_state *ks = &kd_state;
 	struct dof_enabling *den;
@@ -61,7 +76,8 @@ kd_anon_start(void)
 	}
 	if (kd_ksym_init() != 0)
 		pr_warn("kdt: kernel symbols unavailable: fbt matches nothing and the KASLR offset is recorded as 0\n");
-	if (kd_load_dof(&den) != 0)
+	if ((dof == NULL ? kd_load_dof(&den) :
+	    kd_load_buf(dof, len, what, &den)) != 0)
 		return;
 	if ((cs = kd_cs_new()) == NULL) {
 		dof_free(den);
@@ -93,6 +109,18 @@ kd_anon_start(void)
 		    "the enabling could not be started");
 		kd_anon_stop();
 	}
+}
+
+void
+kd_anon_start(void)
+{
+	kd_anon_begin(NULL, 0, KD_ANON_DOF);
+}
+
+void
+kd_anon_start_dof(const void *dof, size_t len, const char *what)
+{
+	kd_anon_begin(dof, len, what);
 }
 
 void

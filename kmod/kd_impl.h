@@ -227,8 +227,14 @@ extern const uint32_t kd_nprovs;
 /* kd_main.c */
 void kd_fail(const char *fmt, ...) __printf(1, 2);
 
-/* kd_anon.c */
+/*
+ * kd_anon.c.  kd_anon_start() takes the DOF from the firmware file (module
+ * mode); kd_anon_start_dof() from bytes the caller found ("what" names
+ * them in messages: built-in mode's initrd trailer).  Both log and drop
+ * a bad enabling; the caller carries on.
+ */
 void kd_anon_start(void);
+void kd_anon_start_dof(const void *dof, size_t len, const char *what);
 void kd_anon_stop(void);
 
 /* kd_cs.c */
