@@ -1,69 +1,308 @@
 /*
- * an_cmd.c -- "kdt -A": dispatch between installing, removing and
- * writing the boot artifacts (anon/an.h).
+ * an_cmd.c -- "kdt -A": dispatch between installing, removing and writing
+ * the boot artifacts (anon/an.h), and the printed plan.
+ *
+ * Every mode first works out the plan -- the region's size (an_size.c)
+ * and address (an_place.c), the kernels and their kdt.ko, what the target
+ * root has (initramfs-tools, dracut, GRUB) -- and prints it; then -o DIR
+ * writes the artifacts (an_out.c), an install writes the files and
+ * regenerates (an_install.c), --dry-run stops after printing what it
+ * would do.  Only root may change a system: installing needs root
+ * anyway (/etc, /var/lib, update-initramfs) and choosing the address
+ * needs the real /proc/iomem, which shows zeros to everyone else.
+ * --dry-run is allowed for anyone; without root it cannot name the
+ * address and says so.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
+#include <inttypes.h>
 
-#include "anon/an.h"
+#include "anon/an_impl.h"
 
-/* "16M", "512K" or plain bytes: the kernel's memparse() suffixes. */
+static const char *
+an_root(const struct an_opts *ao)
+{
+	return ao->ao_root != NULL ? ao->ao_root : "/";
+}
+
+/* Possible CPUs of the target: ROOT/sys if it is there, else ours. */
+static int
+an_target_cpus(const char *root, uint32_t *ncpu, const char **from,
+    FILE *err)
+{
+	static char path[AN_PATHMAX];
+	char *text;
+
+	an_path(path, sizeof (path), root, "/sys/devices/system/cpu/possible");
+	if (an_file_read(path, &text, NULL) != 0) {
+		snprintf(path, sizeof (path), "/sys/devices/system/cpu/possible");
+		if (an_file_read(path, &text, NULL) != 0) {
+			fprintf(err, "kdt: cannot read %s: %s\n", path,
+			    strerror(errno));
+			return -1;
+		}
+	}
+	if (an_cpulist_count(text, ncpu) != 0) {
+		fprintf(err, "kdt: %s: expected a cpu list such as 0-3, got \"%.40s\"\n",
+		    path, text);
+		free(text);
+		return -1;
+	}
+	free(text);
+	*from = path;
+	return 0;
+}
+
+static uint64_t
+an_memtotal(void)
+{
+	unsigned long long kb = 0;
+	char *text, *p;
+
+	if (an_file_read("/proc/meminfo", &text, NULL) != 0)
+		return 0;
+	if ((p = strstr(text, "MemTotal:")) != NULL)
+		kb = strtoull(p + 9, NULL, 10);
+	free(text);
+	return (uint64_t)kb << 10;
+}
+
+static int
+an_plan_size(struct an_plan *ap, FILE *out, FILE *err)
+{
+	const struct dc_out *o = ap->ap_o;
+	const char *from;
+	uint32_t ncpu;
+
+	if (an_target_cpus(ap->ap_root, &ncpu, &from, err) != 0)
+		return -1;
+	if (an_size_compute(o->dco_dof, o->dco_dofsz, ncpu, an_memtotal(),
+	    (o->dco_regset & DC_REGSET_SIZE) ? o->dco_regsize : 0,
+	    &ap->ap_size, err) != 0)
+		return -1;
+	fprintf(out, "  cpus: %u possible (%s)\n", ncpu, from);
+	return 0;
+}
+
+/* The old install's manifest, when there is one. */
+static int
+an_plan_old(struct an_plan *ap, FILE *err)
+{
+	char path[AN_PATHMAX], *text;
+	int rv;
+
+	an_path(path, sizeof (path), ap->ap_root, AN_MANIFEST);
+	if (an_file_read(path, &text, NULL) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(err, "kdt: cannot read %s: %s\n", path,
+		    strerror(errno));
+		return -1;
+	}
+	rv = an_manifest_parse(text, path, &ap->ap_old, err);
+	free(text);
+	if (rv != 0) {
+		fprintf(err, "kdt: %s is damaged; remove the files it lists by hand, then the manifest\n",
+		    path);
+		return -1;
+	}
+	ap->ap_have_old = 1;
+	return 0;
+}
+
+static int
+an_plan_place(struct an_plan *ap, FILE *out, FILE *err)
+{
+	const struct dc_out *o = ap->ap_o;
+	struct an_iomem im;
+	uint64_t size = ap->ap_size.as_size, prev = 0, prevsz = 0;
+	char *text;
+	int rv;
+
+	if (an_file_read("/proc/iomem", &text, NULL) != 0) {
+		fprintf(err, "kdt: cannot read /proc/iomem: %s\n",
+		    strerror(errno));
+		return -1;
+	}
+	rv = an_iomem_parse(text, "/proc/iomem", &im, err);
+	free(text);
+	if (rv != 0)
+		return -1;
+	if (im.im_zeroed && ap->ap_ao->ao_dry_run) {
+		fprintf(out, "  address: not known to a non-root user (/proc/iomem shows zeros); root's kdt -A chooses it\n");
+		ap->ap_addr_unknown = 1;
+		an_iomem_free(&im);
+		return 0;
+	}
+	if (ap->ap_have_old) {
+		prev = ap->ap_old.mn_addr;
+		prevsz = ap->ap_old.mn_size;
+	}
+	if (o->dco_regset & DC_REGSET_ADDR) {
+		ap->ap_addr_set = 1;
+		ap->ap_addr = o->dco_regaddr;
+		rv = an_place_check(&im, ap->ap_addr, size, prev, prevsz, err);
+	} else
+		rv = an_place_choose(&im, size, prev, prevsz, &ap->ap_addr,
+		    err);
+	an_iomem_free(&im);
+	if (rv != 0)
+		return -1;
+	fprintf(out, "  address: 0x%" PRIx64 " (%s)\n", ap->ap_addr,
+	    ap->ap_addr_set ? "-x regionaddr, checked against /proc/iomem" :
+	    ap->ap_have_old && ap->ap_addr == prev ?
+	    "kept from the install this one replaces" :
+	    "lowest 2 MiB-aligned System RAM above the low-memory floor clear of the kernel and other reservations, from /proc/iomem");
+	return 0;
+}
+
 static void
-an_size_str(char *buf, size_t bufsz, uint64_t v)
+an_plan_print(const struct an_plan *ap, FILE *out)
 {
-	if ((v & ((1ull << 20) - 1)) == 0)
-		snprintf(buf, bufsz, "%lluM", (unsigned long long)(v >> 20));
-	else if ((v & ((1ull << 10) - 1)) == 0)
-		snprintf(buf, bufsz, "%lluK", (unsigned long long)(v >> 10));
+	const struct an_size *as = &ap->ap_size;
+	char sz[32], words[256];
+
+	an_size_str(sz, sizeof (sz), as->as_size);
+	fprintf(out, "  region: %s (0x%" PRIx64 " bytes): %s%" PRIu64 " buffer bytes x %u CPUs",
+	    sz, as->as_size, as->as_bufsize_set ? "bufsize " : "default ",
+	    as->as_bufsize, as->as_ncpu);
+	if (as->as_aggsize != 0)
+		fprintf(out, ", aggsize %" PRIu64 " x %u CPUs",
+		    as->as_aggsize, as->as_ncpu);
+	fprintf(out, ", metadata for up to %u probes; minimum 0x%" PRIx64 ", %s\n",
+	    as->as_nprobes, as->as_need, as->as_size_set ?
+	    "-x regionsize" : "rounded up to 2 MiB");
+	fprintf(out, "  kernel memory kdt.ko allocates at boot (not in the region): dynvarsize %" PRIu64 ", specsize %" PRIu64 " x nspec %u\n",
+	    as->as_dynvarsize, as->as_specsize, as->as_nspec);
+	an_boot_words(words, sizeof (words), as->as_size, ap->ap_addr,
+	    AN_Q_PLAIN);
+	if (ap->ap_addr_unknown)
+		fprintf(out, "  kernel words: kdt.anon=1 kdt.region=%s@ADDR memmap=%s$ADDR\n",
+		    sz, sz);
 	else
-		snprintf(buf, bufsz, "%llu", (unsigned long long)v);
+		fprintf(out, "  kernel words: %s\n", words);
+}
+
+static void
+an_plan_next(const struct an_plan *ap, int ok, FILE *out)
+{
+	char sz[32];
+
+	an_size_str(sz, sizeof (sz), ap->ap_size.as_size);
+	fprintf(out, "next boot%s: the kernel reserves %s at 0x%" PRIx64 "; the initramfs loads kdt.ko before udev and any other module; kdt.ko enables %u probe description%s and records into the region; claim it with \"kdt -a\"\n",
+	    ok ? "" : " (once the steps that failed above are done)", sz,
+	    ap->ap_addr, ap->ap_size.as_ndesc,
+	    ap->ap_size.as_ndesc == 1 ? "" : "s");
 }
 
 static int
-an_write_file(const char *path, const void *data, size_t len, FILE *err)
+an_plan_kernels(struct an_plan *ap, FILE *out, FILE *err)
 {
-	FILE *fp = fopen(path, "wb");
+	uint32_t i;
 
-	if (fp == NULL) {
-		fprintf(err, "kdt: failed to create %s: %s\n", path, strerror(errno));
+	ap->ap_ints = an_integrations(ap->ap_root);
+	if ((ap->ap_ints & (AN_INT_INITRAMFS_TOOLS | AN_INT_DRACUT)) == 0) {
+		fprintf(err, "kdt: %s has neither initramfs-tools (/usr/share/initramfs-tools) nor dracut (/usr/lib/dracut); use kdt -A -o DIR for other boot setups\n",
+		    ap->ap_root);
 		return -1;
 	}
-	if (fwrite(data, 1, len, fp) != len || fclose(fp) != 0) {
-		fprintf(err, "kdt: failed to write %zu bytes to %s: %s\n", len, path, strerror(errno));
+	if (an_kernels_find(ap->ap_ao, ap->ap_ks, &ap->ap_nks, err) != 0)
 		return -1;
-	}
+	for (i = 0; i < ap->ap_nks; i++)
+		fprintf(out, "  kernel %s: kdt.ko %s (vermagic matches)\n",
+		    ap->ap_ks[i].ak_kver, ap->ap_ks[i].ak_module);
+	fprintf(out, "  integrations:%s%s%s\n",
+	    (ap->ap_ints & AN_INT_INITRAMFS_TOOLS) ? " initramfs-tools" : "",
+	    (ap->ap_ints & AN_INT_DRACUT) ? " dracut" : "",
+	    (ap->ap_ints & AN_INT_GRUB) ? " grub" :
+	    (ap->ap_ints & AN_INT_GRUB_NODROPIN) ?
+	    " (GRUB without /etc/default/grub.d: see below)" :
+	    " (no GRUB: add the kernel words to the boot loader yourself)");
 	return 0;
 }
 
 static int
-an_write_dir(const char *dir, const struct dc_out *o, FILE *err)
+an_do_install(struct an_plan *ap, FILE *out, FILE *err)
 {
-	char path[4096], line[256], sz[32];
+	int rv;
 
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		fprintf(err, "kdt: failed to create directory %s: %s\n", dir, strerror(errno));
-		return 2;
+	fprintf(out, "kdt -A: %s anonymous enabling into %s\n",
+	    ap->ap_ao->ao_dry_run ? "plan (dry run, nothing changes) for an" :
+	    "installing an", ap->ap_root);
+	if (an_plan_old(ap, err) != 0 || an_plan_kernels(ap, out, err) != 0 ||
+	    an_plan_size(ap, out, err) != 0 || an_plan_place(ap, out, err) != 0)
+		return 1;
+	an_plan_print(ap, out);
+	rv = an_install(ap, out, err);
+	if (ap->ap_ints & AN_INT_GRUB_NODROPIN) {
+		char words[256];
+
+		an_boot_words(words, sizeof (words), ap->ap_size.as_size,
+		    ap->ap_addr, AN_Q_GRUB);
+		fprintf(out, "NOT done: the grub-mkconfig in %s does not read /etc/default/grub.d (Fedora/RHEL keep kernel options in BLS entries); run: grubby --update-kernel=ALL --args='%s'\n",
+		    ap->ap_root, words);
+		rv = 1;
+	} else if ((ap->ap_ints & AN_INT_GRUB) == 0) {
+		char words[256];
+
+		an_boot_words(words, sizeof (words), ap->ap_size.as_size,
+		    ap->ap_addr, AN_Q_PLAIN);
+		fprintf(out, "NOT done: no GRUB in %s; add to the kernel command line: %s\n",
+		    ap->ap_root, words);
+		rv = 1;
 	}
-	an_size_str(sz, sizeof (sz), o->dco_regsize);
-	snprintf(line, sizeof (line), "kdt.anon=1 kdt.region=%s@0x%llx memmap=%s$0x%llx\n", sz, (unsigned long long)o->dco_regaddr, sz, (unsigned long long)o->dco_regaddr);
-	snprintf(path, sizeof (path), "%s/anon.dof", dir);
-	if (an_write_file(path, o->dco_dof, o->dco_dofsz, err) != 0)
-		return 2;
-	snprintf(path, sizeof (path), "%s/cmdline", dir);
-	if (an_write_file(path, line, strlen(line), err) != 0)
-		return 2;
-	fprintf(err, "kdt: anonymous enabling written to %s/anon.dof (%zu bytes); boot with: %s", dir, o->dco_dofsz, line);
-	return 0;
+	if (!ap->ap_ao->ao_dry_run)
+		an_plan_next(ap, rv == 0, out);
+	return rv;
+}
+
+static int
+an_do_out(struct an_plan *ap, FILE *out, FILE *err)
+{
+	const struct dc_out *o = ap->ap_o;
+
+	fprintf(out, "kdt -A: boot artifacts in %s (this system is not changed)\n",
+	    ap->ap_ao->ao_outdir);
+	if (an_plan_size(ap, out, err) != 0)
+		return 1;
+	ap->ap_addr = o->dco_regaddr;
+	fprintf(out, "  address: 0x%" PRIx64 " (%s; the target's memory map is not known here)\n",
+	    ap->ap_addr, (o->dco_regset & DC_REGSET_ADDR) ? "-x regionaddr" :
+	    "the default, 256 MiB");
+	an_plan_print(ap, out);
+	if (ap->ap_ao->ao_dry_run)
+		return 0;
+	return an_out_write(ap, out, err);
 }
 
 int
 an_main(const struct an_opts *ao, const struct dc_out *o, FILE *out,
     FILE *err)
 {
-	if (o != NULL && ao->ao_outdir != NULL)
-		return an_write_dir(ao->ao_outdir, o, err);
-	fprintf(err, "kdt: installing an anonymous enabling into this system arrives in a later version; use 'kdt -A -o DIR' to write DIR/anon.dof and DIR/cmdline\n");
-	return 2;
+	struct an_plan *ap;
+	int rv;
+
+	if (o == NULL && ao->ao_outdir != NULL) {
+		fprintf(err, "kdt: -A -o DIR writes the artifacts of a program: give one with -s or -n\n");
+		return 2;
+	}
+	if (ao->ao_outdir == NULL && !ao->ao_dry_run && geteuid() != 0) {
+		fprintf(err, "kdt: only root may %s an anonymous enabling (it changes /etc, /var/lib and the initramfs); --dry-run shows the plan\n",
+		    o == NULL ? "remove" : "install");
+		return 1;
+	}
+	if (o == NULL)
+		return an_remove(ao, out, err);
+	if ((ap = calloc(1, sizeof (*ap))) == NULL)
+		return 1;
+	ap->ap_ao = ao;
+	ap->ap_o = o;
+	ap->ap_root = an_root(ao);
+	rv = ao->ao_outdir != NULL ? an_do_out(ap, out, err) :
+	    an_do_install(ap, out, err);
+	free(ap);
+	return rv;
 }

@@ -10,7 +10,11 @@
  *	kernel:     common/kdt_env_kernel.h (inlines) + kmod/kd_env.c
  *	userspace:  common/kdt_env_user.h   (inlines) + consumer/kc_env.c
  *
- * This is the only place where "#ifdef __KERNEL__" may appear.
+ * and a third, freestanding one for the multiboot2 test kernel, selected
+ * by KDT_ENV_FREESTANDING: common/kdt_env_free.h + tests/vm/mb2/kenv_free.c.
+ *
+ * This is the only place where "#ifdef __KERNEL__" (or the freestanding
+ * selector) may appear.
  *
  * Prefixes used across the project (STYLE.md point 1), settled here:
  *
@@ -28,7 +32,9 @@
 #ifndef KDT_ENV_H
 #define KDT_ENV_H
 
-#ifdef __KERNEL__
+#if defined(KDT_ENV_FREESTANDING)
+#include "kdt_env_free.h"
+#elif defined(__KERNEL__)
 #include "kdt_env_kernel.h"
 #else
 #include "kdt_env_user.h"

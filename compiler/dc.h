@@ -51,12 +51,16 @@ struct dc_opts {
 /* Region placement of an anonymous enabling (compiler-side options). */
 #define DC_REGION_SIZE_DEFAULT	(16ull << 20)
 #define DC_REGION_ADDR_DEFAULT	0x10000000ull
+#define DC_REGSET_SIZE		0x1	/* regionsize was given */
+#define DC_REGSET_ADDR		0x2	/* regionaddr was given */
 
 struct dc_out {
 	uint8_t		*dco_dof;	/* DOF image, malloc'ed */
 	size_t		dco_dofsz;
 	uint64_t	dco_regsize;	/* -x regionsize / pragma */
 	uint64_t	dco_regaddr;	/* -x regionaddr / pragma */
+	int		dco_regset;	/* DC_REGSET_*: which of the two were
+					   given (else they are the defaults) */
 	const char	*dco_tag;	/* tag of the diagnostic, or NULL */
 	char		dco_msg[DC_DIAG_LEN];	/* message without position */
 	char		dco_diag[2 * DC_DIAG_LEN];	/* "file:line:col: [TAG] msg" */

@@ -232,12 +232,21 @@ dc_run(struct dc_ctx *volatile cx)
 		dc_error(cx, cx->cx_line, cx->cx_col, "D_EMPTY",
 		    "program contains no probe clauses");
 	dc_check_dtrace_pdescs(cx);
+	/*
+	 * -w travels in the DOF as the destructive option, as dtrace -A -w
+	 * saves it: an anonymous enabling has no consumer at enabling time
+	 * to pass the permission along (live runs pass it as well).
+	 */
+	if (cx->cx_destructive &&
+	    cx->cx_optv[DTRACEOPT_DESTRUCTIVE] == DTRACEOPT_UNSET)
+		cx->cx_optv[DTRACEOPT_DESTRUCTIVE] = 1;
 	if (dc_dof_write(cx, &out->dco_dof, &out->dco_dofsz) != 0)
 		dc_error(cx, 0, 0, "D_NOMEM", "out of memory writing DOF");
 	if (o != NULL && o->dco_dis != NULL)
 		dc_dis_program(o->dco_dis, cx);
 	out->dco_regsize = cx->cx_regsize;
 	out->dco_regaddr = cx->cx_regaddr;
+	out->dco_regset = cx->cx_regset;
 	out->dco_errtags = cx->cx_errtags;
 	out->dco_engine = cx->cx_engine;
 	out->dco_region = cx->cx_region;

@@ -270,6 +270,7 @@ struct dc_ctx {
 					   reserved region (kio.h) */
 	uint64_t	cx_regsize;
 	uint64_t	cx_regaddr;
+	int		cx_regset;	/* DC_REGSET_* */
 	struct dc_difo	*cx_difo;	/* object being generated */
 };
 

@@ -191,11 +191,13 @@ dc_opt_region(struct dc_ctx *cx, const char *name, const char *v,
 {
 	uint64_t *dst;
 
-	if (strcmp(name, "regionsize") == 0)
+	if (strcmp(name, "regionsize") == 0) {
 		dst = &cx->cx_regsize;
-	else if (strcmp(name, "regionaddr") == 0)
+		cx->cx_regset |= DC_REGSET_SIZE;
+	} else if (strcmp(name, "regionaddr") == 0) {
 		dst = &cx->cx_regaddr;
-	else
+		cx->cx_regset |= DC_REGSET_ADDR;
+	} else
 		return 0;
 	if (v == NULL || dc_opt_size(v, dst) != 0 || *dst == 0 ||
 	    (*dst & 0xfff) != 0)

@@ -1,0 +1,208 @@
+/*
+ * an_size.c -- how big the reserved region of an anonymous enabling is.
+ *
+ * kdt.ko (kmod/kd_cs.c, kd_region) gets only the region's size from the
+ * command line and lays it out itself: a header page, the metadata (probe
+ * and EPID tables, a copy of the DOF; common/rgn.h), one aggregation
+ * buffer per CPU when the program aggregates, then the rest split evenly
+ * into the per-CPU principal buffers.  So the size we choose is
+ *
+ *	rgn_size_for(ncpu, bufsize, aggsize, table capacities, DOF size)
+ *
+ * rounded up to 2 MiB (the reservation granule we use, AN_ALIGN), and
+ * whatever the rounding adds goes to the principal buffers.  The pieces:
+ *
+ *   - ncpu: the target's possible CPUs (kdt.ko uses nr_cpu_ids), read by
+ *     the caller from /sys/devices/system/cpu/possible;
+ *   - bufsize: the program's bufsize option, else AN_BUFSIZE_DEFAULT per
+ *     CPU but no more than AN_BUFTOTAL_DEFAULT over all CPUs (and no less
+ *     than AN_BUFSIZE_MIN each), so a 256-CPU machine does not reserve
+ *     a gigabyte for a default;
+ *   - aggsize: the program's aggsize, else kdt.ko's default (256 KiB),
+ *     only when it has aggregations -- the anonymous state keeps them in
+ *     the region so they survive a panic;
+ *   - the tables: kdt.ko sizes them for the probes it matched plus 1024
+ *     of headroom (KD_MOD_HEADROOM).  Matching happens at boot, so here
+ *     each description is counted as what it can match at most: BEGIN,
+ *     END and ERROR one probe, a named function 4 (entry and return, in
+ *     up to two providers; the module part only narrows), a wildcard
+ *     over the functions of fbt or kinst (or of any provider)
+ *     AN_PROBES_WIDE -- a distribution kernel has some 50,000 traceable
+ *     functions --, any other wildcard (sdt, syscall, profile ...)
+ *     AN_PROBES_GLOB.  A 328-byte entry per probe: fbt:::entry costs
+ *     about 21 MiB of table, which is what the kernel will need.
+ *
+ * dynvarsize and specsize x nspec are not in the region: kdt.ko allocates
+ * dynamic variables and speculation buffers from kernel memory (common/
+ * ecb.c), so they are reported in the plan but do not grow the
+ * reservation.
+ *
+ * -x regionsize overrides the result; it must still hold the minimum.
+ * The limit, for both, is a quarter of the machine's RAM (kdt.ko refuses
+ * buffers above that too) and kdt.ko's own 64 GiB ceiling.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anon/an_impl.h"
+#include "common/dof.h"
+#include "common/dof_load.h"
+#include "common/rgn.h"
+
+#define AN_BUFSIZE_DEFAULT	(4ULL << 20)
+#define AN_BUFTOTAL_DEFAULT	(64ULL << 20)
+#define AN_BUFSIZE_MIN		(256ULL << 10)
+#define AN_AGGSIZE_DEFAULT	(256ULL << 10)	/* kmod KD_AGGSIZE_DEFAULT */
+#define AN_DYNVAR_DEFAULT	(1ULL << 20)	/* ECB_DYNVARSIZE_DEFAULT */
+#define AN_SPEC_DEFAULT		(32ULL << 10)	/* ECB_SPECSIZE_DEFAULT */
+#define AN_MOD_HEADROOM		1024		/* kmod KD_MOD_HEADROOM */
+#define AN_PROBES_WIDE		65536
+#define AN_PROBES_GLOB		4096
+#define AN_REGION_MAX		(64ULL << 30)	/* kmod KD_REGION_MAX */
+
+int
+an_cpulist_count(const char *text, uint32_t *ncpu)
+{
+	const char *s = text;
+	unsigned long a, b;
+	char *end;
+	uint32_t n = 0;
+
+	while (*s != '\0' && *s != '\n') {
+		errno = 0;
+		a = strtoul(s, &end, 10);
+		if (end == s || errno != 0)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		if (b - a >= 65536)
+			return -1;
+		n += (uint32_t)(b - a + 1);
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s != '\0' && *s != '\n')
+			return -1;
+	}
+	if (n == 0)
+		return -1;
+	*ncpu = n;
+	return 0;
+}
+
+static int
+an_isglob(const char *s)
+{
+	return s[0] == '\0' || strpbrk(s, "*?[\\") != NULL;
+}
+
+/* The most probes one description can match (see the comment above). */
+static uint32_t
+an_desc_probes(const struct dof_pdesc *pd)
+{
+	int anyprov = an_isglob(pd->lp_prov);
+
+	if ((anyprov || strcmp(pd->lp_prov, "dtrace") == 0) &&
+	    (strcmp(pd->lp_name, "BEGIN") == 0 ||
+	    strcmp(pd->lp_name, "END") == 0 ||
+	    strcmp(pd->lp_name, "ERROR") == 0))
+		return 1;
+	/* one function: its entry and return, in a provider or two */
+	if (!an_isglob(pd->lp_func))
+		return 4;
+	if (anyprov || strcmp(pd->lp_prov, "fbt") == 0 ||
+	    strcmp(pd->lp_prov, "kinst") == 0)
+		return AN_PROBES_WIDE;
+	return AN_PROBES_GLOB;
+}
+
+static uint64_t
+an_opt(const struct dof_enabling *den, int opt, uint64_t dflt)
+{
+	return den->den_opts[opt] == DTRACEOPT_UNSET ? dflt :
+	    den->den_opts[opt];
+}
+
+static void
+an_size_from_den(const struct dof_enabling *den, uint32_t ncpu,
+    struct an_size *as)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	as->as_bufsize_set = den->den_opts[DTRACEOPT_BUFSIZE] !=
+	    DTRACEOPT_UNSET;
+	if (as->as_bufsize_set)
+		as->as_bufsize = den->den_opts[DTRACEOPT_BUFSIZE];
+	else {
+		as->as_bufsize = AN_BUFTOTAL_DEFAULT / ncpu;
+		if (as->as_bufsize > AN_BUFSIZE_DEFAULT)
+			as->as_bufsize = AN_BUFSIZE_DEFAULT;
+		if (as->as_bufsize < AN_BUFSIZE_MIN)
+			as->as_bufsize = AN_BUFSIZE_MIN;
+	}
+	as->as_aggsize = den->den_naggs == 0 ? 0 :
+	    an_opt(den, DTRACEOPT_AGGSIZE, AN_AGGSIZE_DEFAULT);
+	as->as_dynvarsize = an_opt(den, DTRACEOPT_DYNVARSIZE,
+	    AN_DYNVAR_DEFAULT);
+	as->as_specsize = an_opt(den, DTRACEOPT_SPECSIZE, AN_SPEC_DEFAULT);
+	as->as_nspec = (uint32_t)an_opt(den, DTRACEOPT_NSPEC, 1);
+	as->as_ndesc = den->den_necbs;
+	for (i = 0; i < den->den_necbs; i++)
+		n += an_desc_probes(&den->den_ecbs[i].le_pdesc);
+	as->as_nprobes = n > (1u << 20) ? (1u << 20) : (uint32_t)n;
+}
+
+int
+an_size_compute(const void *dof, size_t dofsz, uint32_t ncpu,
+    uint64_t memtotal, uint64_t regsize, struct an_size *as, FILE *err)
+{
+	struct dof_enabling *den = NULL;
+	struct rgn_params p;
+	struct kdt_err ke;
+
+	memset(as, 0, sizeof (*as));
+	if (dof_load(dof, dofsz, &den, &ke) != 0) {
+		fprintf(err, "kdt: the compiled enabling does not load: %s\n", ke.ke_msg);
+		return -1;
+	}
+	as->as_ncpu = ncpu;
+	an_size_from_den(den, ncpu, as);
+	dof_free(den);
+	memset(&p, 0, sizeof (p));
+	p.rp_ncpu = ncpu;
+	p.rp_probe_cap = as->as_nprobes + AN_MOD_HEADROOM;
+	p.rp_epid_cap = as->as_nprobes + AN_MOD_HEADROOM;
+	p.rp_aggsize = as->as_aggsize;
+	p.rp_dofsz = dofsz;
+	as->as_need = rgn_size_for(&p, as->as_bufsize);
+	as->as_limit = memtotal / 4;
+	if (as->as_limit > AN_REGION_MAX || as->as_limit == 0)
+		as->as_limit = AN_REGION_MAX;
+	as->as_size_set = regsize != 0;
+	as->as_size = regsize != 0 ? regsize :
+	    (as->as_need + AN_ALIGN - 1) & ~(AN_ALIGN - 1);
+	if (as->as_size_set && as->as_size < as->as_need) {
+		fprintf(err, "kdt: -x regionsize=%llu is below the %llu bytes the region needs (header, metadata for %u probes, %llu buffer bytes x %u CPUs%s)\n",
+		    (unsigned long long)regsize,
+		    (unsigned long long)as->as_need, as->as_nprobes,
+		    (unsigned long long)as->as_bufsize, ncpu,
+		    as->as_aggsize != 0 ? ", aggregation buffers" : "");
+		return -1;
+	}
+	if (as->as_size > as->as_limit) {
+		fprintf(err, "kdt: a region of %llu bytes (%s: %llu buffer bytes x %u CPUs, metadata for %u probes) exceeds the limit of %llu bytes, a quarter of RAM; lower bufsize or set -x regionsize\n",
+		    (unsigned long long)as->as_size,
+		    as->as_size_set ? "-x regionsize" : "sized",
+		    (unsigned long long)as->as_bufsize, ncpu, as->as_nprobes,
+		    (unsigned long long)as->as_limit);
+		return -1;
+	}
+	return 0;
+}
