@@ -6,11 +6,58 @@
  * with its own enabling, probes, buffers and options.
  *
  * Anonymous state.  The consumer asks with KIO_INFO; "kdt -a" claims the
- * anonymous state with KIO_CLAIM (one claim per boot: a second claim gets
- * -EBUSY, no anonymous state -ENOENT) and reads the reserved region with
- * pread() at region offsets, decoding it with the same reader (rgn_read.c)
- * that kdt-extract uses on dumps.  A file that has not enabled anything
- * reads the reserved region.
+ * anonymous state with KIO_CLAIM.  One claim per boot: a second claim
+ * gets -EBUSY and kc_pid/ki_claim_pid name the claiming process; no
+ * anonymous state gets -ENOENT (KIO_INFO's ki_anon and ki_reason say
+ * why).  The claim makes the anonymous state the claiming file's
+ * consumer state, exactly as KIO_ENABLE would have: read() reads its
+ * region (the reserved region) and KIO_SNAP, KIO_STATUS and KIO_STOP
+ * work on it (KIO_ENABLE and KIO_GO do not: it is enabled and has run
+ * BEGIN at boot).  KIO_CLAIM returns what KIO_ENABLE would have
+ * (struct kio_claim).  The claimed state belongs to the claiming file:
+ * when it is closed (the claiming kdt exits, however it exits) the
+ * state is stopped -- END fires, its record goes into the region -- and
+ * freed; the region keeps everything it recorded (state STOPPED) until a
+ * "-x region" session or the next boot's enabling reuses it, and
+ * KIO_INFO goes on saying CLAIMED with the pid that had it.  There is no
+ * deadman for the anonymous state, claimed or not.
+ *
+ * Snapshots of the claimed state (ring and fill policy; the region holds
+ * no spare buffers, so switch is never in force there): kdt.ko keeps,
+ * per CPU, the logical offset up to which it has handed records over (0
+ * at the claim).  Each KIO_SNAP_BUF, running or stopped, hands over the
+ * records committed since then: it reads rc_head, then rc_tail, copies
+ * [max(cursor, rc_tail), rc_head) into the slot, and reads rc_tail again
+ * (the writer moves rc_tail before it overwrites anything); the slot's
+ * header says rc_tail = the first byte still valid after the copy,
+ * rc_head = rc_reserve = the head read first.  So the first snapshot of
+ * a CPU brings everything buffered since boot and every record is handed
+ * over once; under ring policy records that the writer overwrote before
+ * they were handed over are gone (a flight recorder keeps the newest),
+ * under fill policy nothing is ever overwritten.  At the claim kdt.ko
+ * gives the state spare aggregation buffers in kernel memory, and
+ * KIO_SNAP_AGG switches them as for a live state: from the claim on the
+ * aggregations belong to the consumer, and the region's aggregation area
+ * holds only what was added since the last snapshot.
+ *
+ * A file that has neither enabled nor claimed anything reads the
+ * reserved region.
+ *
+ * Previous boot's region (warm reboot).  When kdt.ko maps the reserved
+ * region at load and finds there a valid region (rgn_open()) written
+ * before this boot started (rh_created is earlier than the boot's wall
+ * clock start, or rh_kaslr is not this boot's offset), it copies it into kernel memory before anything can
+ * overwrite it (at most KIO_PREV_MAX bytes, and at most a quarter of
+ * RAM) and offers the copy, read-only, as /dev/kdt-previous: a misc
+ * device, mode 0400, root only (CAP_SYS_ADMIN), whose read()/llseek()
+ * give the raw region image byte for byte -- kdt-extract reads it as a
+ * raw region image, "kdt -a --previous" prints it.  If the copy cannot
+ * be made, kdt.ko leaves the region as it is: the anonymous enabling and
+ * "-x region" sessions are refused for this boot (the reason says so),
+ * and /dev/kdt-previous reads the region in place.  The copy and the
+ * device live until kdt.ko is unloaded.  KIO_INFO's ki_prev_size
+ * is the image's size (0: none) and ki_prev_msg says what was found
+ * (also when nothing was, and why).
  *
  * Live state (kdt -s / -n), in this order:
  *
@@ -79,11 +126,15 @@
 
 #include "kdt_env.h"
 
-#define KIO_VERSION	2
+#define KIO_VERSION	3
+
+#define KIO_PREV_DEV	"/dev/kdt-previous"
+#define KIO_PREV_MAX	(1ULL << 30)	/* bytes kdt.ko copies at most */
 
 #define KIO_ANON_NONE		0	/* kdt.anon not set */
 #define KIO_ANON_ACTIVE		1	/* enabled, not claimed */
-#define KIO_ANON_CLAIMED	2	/* claimed by a consumer */
+#define KIO_ANON_CLAIMED	2	/* claimed by pid ki_claim_pid; when
+					   ki_reason is set, it has ended */
 #define KIO_ANON_FAILED		3	/* rejected at boot: see ki_reason */
 
 struct kio_info {
@@ -92,11 +143,29 @@ struct kio_info {
 	uint64_t	ki_region_phys;	/* 0 if no region */
 	uint64_t	ki_region_size;
 	uint32_t	ki_nprobes;	/* probes enabled */
-	uint32_t	ki_pad;
+	uint32_t	ki_claim_pid;	/* CLAIMED: the claiming process */
 	char		ki_reason[256];	/* why not active, NUL-terminated */
+	uint64_t	ki_prev_size;	/* /dev/kdt-previous bytes, 0: none */
+	char		ki_prev_msg[256];	/* what was found (NUL-term.) */
 };
 
-_Static_assert(sizeof (struct kio_info) == 288, "kio_info");
+_Static_assert(sizeof (struct kio_info) == 552, "kio_info");
+
+/* KIO_CLAIM's answer: what KIO_ENABLE returns for a live state. */
+struct kio_claim {
+	uint32_t	kc_ncpu;	/* per-CPU buffers in the region */
+	uint32_t	kc_policy;	/* DTRACEOPT_BUFPOLICY_* in force */
+	uint64_t	kc_rgnsize;	/* bytes of the region image */
+	uint64_t	kc_aggsize;	/* aggregation buffer bytes per CPU,
+					   0 without aggregations */
+	uint32_t	kc_nprobes;	/* probes enabled */
+	uint32_t	kc_nmatched;	/* (ECB, probe) pairs */
+	uint32_t	kc_pid;		/* -EBUSY: who has the claim */
+	uint32_t	kc_pad;
+	char		kc_msg[256];	/* why it failed */
+};
+
+_Static_assert(sizeof (struct kio_claim) == 296, "kio_claim");
 
 #define KIO_EN_DESTRUCTIVE	0x1	/* -w: destructive actions allowed */
 #define KIO_EN_ZDEFS		0x2	/* -Z: descriptions may match nothing */
@@ -265,7 +334,7 @@ _Static_assert(sizeof (struct kio_list) == 336, "kio_list");
 
 #define KIO_MAGIC	'k'
 #define KIO_INFO	_IOR(KIO_MAGIC, 1, struct kio_info)
-#define KIO_CLAIM	_IO(KIO_MAGIC, 2)
+#define KIO_CLAIM	_IOR(KIO_MAGIC, 2, struct kio_claim)
 #define KIO_ENABLE	_IOWR(KIO_MAGIC, 3, struct kio_enable)
 #define KIO_GO		_IO(KIO_MAGIC, 4)
 #define KIO_STOP	_IO(KIO_MAGIC, 5)

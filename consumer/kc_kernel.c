@@ -30,6 +30,16 @@
  * formatter's table (consumer/kc_sym.h); where it cannot be read the
  * addresses print in hex, as dtrace prints addresses it cannot resolve.
  *
+ * The claimed anonymous state ("kdt -a", kc_kernel_claimed()).  After
+ * KIO_CLAIM the file holds the anonymous state as if it had enabled it:
+ * the engine reads the region image into the mirror (the per-CPU
+ * cursors of each slot are zeroed first: the copy raced the writers),
+ * loads the DOF the region carries, and runs the same loop without
+ * KIO_GO (BEGIN fired at boot).  kdt.ko hands over each CPU's records
+ * committed since the last snapshot, from the first snapshot on (which
+ * brings everything buffered since boot), so they are decoded as they
+ * come under every policy.
+ *
  * Signals.  SIGINT and SIGTERM end tracing as dtrace's ^C does (END
  * fires, the rest is consumed, aggregations are printed).  The handlers
  * are installed even when the signal was ignored (dtrace leaves an
@@ -87,6 +97,7 @@ struct kk {
 	uint64_t	kk_lastreport;
 	struct kio_status kk_st;	/* the last KIO_STATUS */
 	struct kc_symtab *kk_syms;	/* /proc/kallsyms, or NULL */
+	int		kk_claimed;	/* the claimed anonymous state */
 	struct kc_uptab	kk_up;		/* pid/USDT probes (kc_uprobe.h) */
 };
 
@@ -252,6 +263,31 @@ kk_enable(struct kk *k, const void *dof, uint64_t dofsz)
 	return 0;
 }
 
+/*
+ * The claimed state's region was copied while its CPUs wrote: start
+ * every slot empty (head = reserve = tail = 0); the snapshots fill it.
+ * The header is checked by rgn_open() right after.
+ */
+static void
+kk_mirror_cursors(uint8_t *img, uint64_t size)
+{
+	const struct rgn_hdr *rh = (const struct rgn_hdr *)(void *)img;
+	struct rgn_cpu *rc;
+	uint64_t off;
+	uint32_t c;
+
+	if (size < sizeof (*rh) ||
+	    rh->rh_cpu_off > size || rh->rh_cpu_stride < RGN_CPU_HDRSIZE)
+		return;
+	for (c = 0; c < rh->rh_ncpu; c++) {
+		off = rh->rh_cpu_off + (uint64_t)c * rh->rh_cpu_stride;
+		if (off > size - RGN_CPU_HDRSIZE)
+			return;
+		rc = (struct rgn_cpu *)(void *)(img + off);
+		rc->rc_head = rc->rc_reserve = rc->rc_tail = 0;
+	}
+}
+
 /* Read the region image, whole, into the mirror and open it.  0 or 1. */
 static int
 kk_mirror(struct kk *k)
@@ -285,6 +321,8 @@ kk_mirror(struct kk *k)
 		}
 		done += (uint64_t)n;
 	}
+	if (k->kk_claimed)
+		kk_mirror_cursors(k->kk_mirror, size);
 	if (rgn_open(&k->kk_view, k->kk_mirror, size, RGN_PHYS_ANY,
 	    &ke) != 0) {
 		fprintf(k->kk_err, "%s: %s: region image: %s\n", k->kk_prog,
@@ -382,7 +420,8 @@ kk_snap_buf(struct kk *k, uint32_t cpu, int final)
 	ks.ks_len = rh->rh_cpu_stride;
 	if (ioctl(k->kk_fd, KIO_SNAP, &ks) != 0)
 		return kk_ioctl_failed(k, "KIO_SNAP_BUF", cpu, errno);
-	if (final || k->kk_en.ken_policy == DTRACEOPT_BUFPOLICY_SWITCH)
+	if (final || k->kk_claimed ||
+	    k->kk_en.ken_policy == DTRACEOPT_BUFPOLICY_SWITCH)
 		(void) kc_dec_consume(k->kk_sess.se_dec, cpu);
 	return 0;
 }
@@ -540,7 +579,7 @@ kk_trace(struct kk *k)
 	kk_intr = 0;
 	(void) sigaction(SIGINT, &sa, &oldint);
 	(void) sigaction(SIGTERM, &sa, &oldterm);
-	if (ioctl(k->kk_fd, KIO_GO) != 0) {
+	if (!k->kk_claimed && ioctl(k->kk_fd, KIO_GO) != 0) {
 		fprintf(k->kk_err, "%s: could not enable tracing: %s: KIO_GO: %s\n",
 		    k->kk_prog, KC_DEV, strerror(errno));
 		rc = 1;
@@ -591,12 +630,25 @@ kk_free(struct kk *k)
 	free(k);
 }
 
+/* What a session needs once its state exists: kernel symbols, rates. */
+static void
+kk_settle(struct kk *k)
+{
+	char why[256];
+
+	k->kk_syms = kc_sym_load_kallsyms("/proc/kallsyms", why, sizeof (why));
+	if (k->kk_syms != NULL)
+		kc_sym_set_default(k->kk_syms);
+	k->kk_switchrate = kk_opt(k, DTRACEOPT_SWITCHRATE, KK_NS);
+	k->kk_aggrate = kk_opt(k, DTRACEOPT_AGGRATE, KK_NS);
+	k->kk_statusrate = kk_opt(k, DTRACEOPT_STATUSRATE, KK_NS);
+}
+
 int
 kc_kernel_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
     FILE *out, FILE *err)
 {
 	struct kk *k = calloc(1, sizeof (*k));
-	char why[256];
 	int rc = 1;
 
 	if (k == NULL)
@@ -611,14 +663,59 @@ kc_kernel_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
 	    kc_sess_init(&k->kk_sess, ro, out, err, k->kk_den, &k->kk_view,
 	    k->kk_ncpu, kk_snap_aggs, k) != 0)
 		goto out;
-	k->kk_syms = kc_sym_load_kallsyms("/proc/kallsyms", why, sizeof (why));
-	if (k->kk_syms != NULL)
-		kc_sym_set_default(k->kk_syms);
-	k->kk_switchrate = kk_opt(k, DTRACEOPT_SWITCHRATE, KK_NS);
-	k->kk_aggrate = kk_opt(k, DTRACEOPT_AGGRATE, KK_NS);
-	k->kk_statusrate = kk_opt(k, DTRACEOPT_STATUSRATE, KK_NS);
+	kk_settle(k);
 	kc_sess_matched(&k->kk_sess, k->kk_en.ken_nmatched);
 	fflush(err);
+	rc = kk_trace(k);
+out:
+	kk_free(k);
+	return rc;
+}
+
+/* The claimed anonymous state's DOF, from the region.  0 or 1. */
+static int
+kk_claimed_dof(struct kk *k)
+{
+	const struct rgn_view *v = &k->kk_view;
+	struct kdt_err ke;
+
+	if (dof_load(v->rv_dof, v->rv_meta->rm_dof_size, &k->kk_den,
+	    &ke) != 0) {
+		fprintf(k->kk_err, "%s: %s: the anonymous state's DOF in the region: %s\n",
+		    k->kk_prog, KC_DEV, ke.ke_msg);
+		return 1;
+	}
+	return 0;
+}
+
+int
+kc_kernel_claimed(int fd, const struct kio_claim *kc,
+    const struct kc_run_opts *ro, FILE *out, FILE *err)
+{
+	struct kk *k = calloc(1, sizeof (*k));
+	int rc = 1;
+
+	if (k == NULL) {
+		close(fd);
+		return 1;
+	}
+	k->kk_ro = ro;
+	k->kk_err = err;
+	k->kk_prog = ro->ro_prog != NULL ? ro->ro_prog : "kdt";
+	k->kk_sess.se_out = out;
+	k->kk_fd = fd;
+	k->kk_claimed = 1;
+	k->kk_en.ken_ncpu = kc->kc_ncpu;
+	k->kk_en.ken_rgnsize = kc->kc_rgnsize;
+	k->kk_en.ken_aggsize = kc->kc_aggsize;
+	k->kk_en.ken_policy = kc->kc_policy;
+	k->kk_en.ken_nprobes = kc->kc_nprobes;
+	k->kk_en.ken_nmatched = kc->kc_nmatched;
+	if (kk_mirror(k) != 0 || kk_claimed_dof(k) != 0 || kk_aggs(k) != 0 ||
+	    kc_sess_init(&k->kk_sess, ro, out, err, k->kk_den, &k->kk_view,
+	    k->kk_ncpu, kk_snap_aggs, k) != 0)
+		goto out;
+	kk_settle(k);
 	rc = kk_trace(k);
 out:
 	kk_free(k);

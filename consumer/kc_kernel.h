@@ -53,6 +53,18 @@ int kc_kernel_run(const void *dof, uint64_t dofsz,
     const struct kc_run_opts *ro, FILE *out, FILE *err);
 
 /*
+ * "kdt -a": consume the anonymous state that "fd" (/dev/kdt, open for
+ * reading and writing) has just claimed with KIO_CLAIM, whose answer is
+ * "kc": everything buffered since boot, then new records as they come,
+ * until exit() in the program, a full fill buffer or SIGINT/SIGTERM;
+ * then KIO_STOP (END) and the final output, as kc_kernel_run().  Takes
+ * "fd" over (closing it ends the state).  Returns the exit status.
+ */
+struct kio_claim;
+int kc_kernel_claimed(int fd, const struct kio_claim *kc,
+    const struct kc_run_opts *ro, FILE *out, FILE *err);
+
+/*
  * kdt -l: dtrace(1)'s listing of the probes kdt.ko offers that match each
  * description "pds[0, n)" in turn (pds NULL: every probe), under one
  * heading.  A description matching nothing is reported on "err" as

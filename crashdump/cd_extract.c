@@ -19,7 +19,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "common/kio.h"	/* KIO_PREV_DEV */
 #include "common/rgn.h"
 #include "consumer/kc.h"
 #include "crashdump/cd.h"
@@ -41,7 +43,8 @@ cd_usage(FILE *f)
 	fprintf(f, "usage: %s DUMP [-q] [--merge] [--phys ADDR] [-h]\n"
 	    "  DUMP         ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory),\n"
 	    "               kdump-compressed (plain or flattened; zlib, lzo, snappy, zstd)\n"
-	    "               or a raw region image (dd of the region, kdt's kdump hook)\n"
+	    "               or a raw region image (dd of the region, kdt's kdump hook,\n"
+	    "               /dev/kdt-previous: the previous boot's region after a warm reboot)\n"
 	    "  -q           quiet: print only what the D program's actions print\n"
 	    "  --merge      all CPUs' records in timestamp order, not CPU after CPU\n"
 	    "  --phys ADDR  the region is at physical address ADDR (default: scan)\n"
@@ -103,18 +106,34 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 	return 0;
 }
 
-/* Say on err which boot wrote a raw image (its header is valid enough). */
+/*
+ * Say on err which boot wrote a raw image (its header is valid enough);
+ * for kdt.ko's copy of the previous boot's region (/dev/kdt-previous,
+ * common/kio.h) also when that boot set it up.
+ */
 static void
 cd_raw_whence(const char *path, const struct rgn_hdr *h, FILE *err)
 {
-	char id[33];
+	time_t t = (time_t)(h->rh_created / 1000000000ULL);
+	char id[33], when[64];
+	struct tm tm;
 	int i;
 
 	for (i = 0; i < 16; i++)
 		snprintf(id + 2 * i, 3, "%02x", h->rh_bootid[i]);
-	fprintf(err, "%s: %s: raw region image written by kernel %.*s, boot id %s, region was at phys 0x%llx\n",
+	if (strcmp(path, KIO_PREV_DEV) != 0) {
+		fprintf(err, "%s: %s: raw region image written by kernel %.*s, boot id %s, region was at phys 0x%llx\n",
+		    CD_PROG, path, (int)sizeof (h->rh_release),
+		    h->rh_release[0] != '\0' ? h->rh_release : "(unknown)", id,
+		    (unsigned long long)h->rh_phys);
+		return;
+	}
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(when, sizeof (when), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(when, sizeof (when), "at an unknown time");
+	fprintf(err, "%s: %s: the previous boot's region, kept by kdt.ko: written by kernel %.*s, boot id %s, set up %s, at phys 0x%llx\n",
 	    CD_PROG, path, (int)sizeof (h->rh_release),
-	    h->rh_release[0] != '\0' ? h->rh_release : "(unknown)", id,
+	    h->rh_release[0] != '\0' ? h->rh_release : "(unknown)", id, when,
 	    (unsigned long long)h->rh_phys);
 }
 

@@ -8,14 +8,18 @@
  * cd_read_phys, cd_hole_end and cd_close.  cd_open sniffs quietly: ELF
  * by "\177ELF", kdump-compressed by "KDUMP   ", its flattened form by
  * "makedumpfile", a raw region image by a valid region header at offset
- * 0; anything else gets the list of supported formats.
+ * 0; anything else gets the list of supported formats.  The previous
+ * boot's region that kdt.ko keeps (/dev/kdt-previous, common/kio.h) is a
+ * raw region image; when it is absent kdt.ko's reason is given.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
+#include "common/kio.h"
 #include "common/rgn.h"
 #include "crashdump/cd.h"
 
@@ -158,6 +162,43 @@ cd_unknown(const char *path, const char *prog, const uint8_t *b, ssize_t n,
 	fprintf(err, "); %s\n", CD_SUPPORTED);
 }
 
+/*
+ * /dev/kdt-previous (common/kio.h: kdt.ko's copy of the region a
+ * previous boot left) cannot be opened: say why in the words kdt.ko
+ * keeps for it (KIO_INFO's ki_prev_msg), not just "no such file".
+ */
+static void
+cd_prev_missing(const char *path, const char *prog, int e, FILE *err)
+{
+	struct kio_info ki;
+	int fd;
+
+	if (e == EACCES || e == EPERM) {
+		fprintf(err, "%s: %s: permission denied: the previous boot's region is root's (CAP_SYS_ADMIN)\n",
+		    prog, path);
+		return;
+	}
+	if (e != ENOENT) {
+		fprintf(err, "%s: %s: cannot open: %s\n", prog, path,
+		    strerror(e));
+		return;
+	}
+	fd = open("/dev/kdt", O_RDONLY | O_CLOEXEC);
+	memset(&ki, 0, sizeof (ki));
+	if (fd < 0 && errno == ENOENT)
+		fprintf(err, "%s: %s: no previous boot's region: kdt.ko is not loaded\n",
+		    prog, path);
+	else if (fd < 0 || ioctl(fd, KIO_INFO, &ki) != 0 ||
+	    ki.ki_version != KIO_VERSION)
+		fprintf(err, "%s: %s: no previous boot's region (kdt.ko kept none)\n",
+		    prog, path);
+	else
+		fprintf(err, "%s: %s: no previous boot's region: %.*s\n",
+		    prog, path, (int)sizeof (ki.ki_prev_msg), ki.ki_prev_msg);
+	if (fd >= 0)
+		close(fd);
+}
+
 int
 cd_open(const char *path, const char *prog, struct cd_src **out, FILE *err)
 {
@@ -168,6 +209,10 @@ cd_open(const char *path, const char *prog, struct cd_src **out, FILE *err)
 
 	*out = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && strcmp(path, KIO_PREV_DEV) == 0) {
+		cd_prev_missing(path, prog, errno, err);
+		return 1;
+	}
 	if (fd < 0) {
 		fprintf(err, "%s: %s: cannot open: %s\n", prog, path,
 		    strerror(errno));

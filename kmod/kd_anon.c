@@ -14,6 +14,18 @@
  *      region is a flight recorder), arm the probes;
  *   3. fire dtrace:::BEGIN, then let the other probes record.
  *
+ * Dropped (kd_fail, the boot goes on) when: the region is missing or
+ * cannot be used (kd_main.c: bad kdt.region=, System RAM or other memory
+ * in the way); it holds the previous boot's records that could not be
+ * copied (kd_prev.c); the DOF is missing or corrupt; the region is too
+ * small for the enabling's metadata and buffers; an action or probe
+ * cannot be set up; or no description matched any probe at all
+ * (kd_cs.c; one that matches nothing while others match is logged and
+ * kept for modules that load later: retained enablings).
+ *
+ * "kdt -a" claims the state (kd_dev.c, KIO_CLAIM): from then on it is
+ * that /dev/kdt file's state, and it ends when the file is closed.
+ *
  * kd_anon_stop() undoes all of it at unload.
  */
 #include <linux/firmware.h>
@@ -68,10 +80,16 @@ kd_anon_begin(const void *dof, size_t len, const char *what)
 	struct kd_state *ks = &kd_state;
 	struct dof_enabling *den;
 	struct kd_cstate *cs;
+	char why[256];
 	int rv;
 
 	if (ks->ks_region == NULL) {
-		kd_fail("kdt.anon=1 needs a region: add kdt.region=SIZE@PHYS and memmap=SIZE$PHYS to the kernel command line");
+		if (ks->ks_reason[0] == '\0')
+			kd_fail("kdt.anon=1 needs a region: add kdt.region=SIZE@PHYS and memmap=SIZE$PHYS to the kernel command line");
+		return;
+	}
+	if (kd_prev_hold(why, sizeof (why))) {
+		kd_fail("%s", why);
 		return;
 	}
 	if (kd_ksym_init() != 0)

@@ -23,7 +23,10 @@
  * The new active buffer continues the logical offsets and the drop and
  * error counts of the old one, so the consumer sees one stream per CPU.
  * Aggregation buffers (agg.h) switch the same way under every policy.
- * Ring and fill buffers are copied once, after the enabling stopped.
+ * Ring and fill buffers are copied once, after the enabling stopped --
+ * except the claimed anonymous state's (kd_snap_cursor, kio.h): its
+ * consumer gets the records committed since its last snapshot, as they
+ * come, from the region the boot has been writing.
  *
  * Locking: cs_lock serialises setup and every ioctl of the state; the
  * probe-context side takes no lock (kd_probe.c).
@@ -517,7 +520,8 @@ kd_aggspares(struct kd_cstate *cs)
 	struct kdt_err err;
 	uint32_t c;
 
-	if (cs->cs_es->es_cpus[0].ec_agg == NULL || cs->cs_anon)
+	if (cs->cs_es->es_cpus[0].ec_agg == NULL ||
+	    (cs->cs_anon && !cs->cs_claimed))
 		return 0;	/* anonymous: read from the region, whole */
 	if (kd_too_big(cs, "spare aggregation buffers",
 	    (uint64_t)cs->cs_ncpu * cs->cs_aggsize, cs->cs_aggsize))
@@ -728,6 +732,41 @@ kd_cs_go(struct kd_cstate *cs)
 	return 0;
 }
 
+int
+kd_cs_claim(struct kd_cstate *cs)
+{
+	const struct agg_buf *ab;
+	int rv;
+
+	if (!cs->cs_anon || cs->cs_claimed || cs->cs_es == NULL ||
+	    cs->cs_phase < KD_PH_ENABLED)
+		return -EINVAL;
+	cs->cs_cursor = kvcalloc(cs->cs_ncpu, sizeof (*cs->cs_cursor),
+	    GFP_KERNEL);
+	if (cs->cs_cursor == NULL) {
+		kd_cs_msg(cs, "out of memory for %u snapshot cursors",
+		    cs->cs_ncpu);
+		return -ENOMEM;
+	}
+	cs->cs_claimed = 1;
+	/* snapshots copy the region's buffers too: page-rounded (rgn.h) */
+	ab = cs->cs_aggsize != 0 ? rgn_agg(cs->cs_region, 0) : NULL;
+	if (ab != NULL && ab->ab_size > cs->cs_aggsize)
+		cs->cs_aggsize = ab->ab_size;
+	rv = kd_aggspares(cs);
+	if (rv != 0) {
+		/* the state goes on recording for a later claim */
+		cs->cs_claimed = 0;
+		kvfree(cs->cs_cursor);
+		cs->cs_cursor = NULL;
+		kvfree(cs->cs_aspare);
+		vfree(cs->cs_amem);
+		cs->cs_aspare = NULL;
+		cs->cs_amem = NULL;
+	}
+	return rv;
+}
+
 void
 kd_cs_stop(struct kd_cstate *cs)
 {
@@ -791,6 +830,7 @@ kd_cs_free(struct kd_cstate *cs)
 	kvfree(cs->cs_bspare);
 	vfree(cs->cs_amem);
 	kvfree(cs->cs_aspare);
+	kvfree(cs->cs_cursor);
 	if (cs->cs_den != NULL)
 		dof_free(cs->cs_den);
 	kfree(cs);
@@ -871,6 +911,53 @@ kd_copy_buf(const struct rgn_cpu *rc, uint8_t __user *ubuf, uint64_t *used)
 	return 0;
 }
 
+/*
+ * The claimed anonymous state: hand over CPU ks_cpu's records committed
+ * since its cursor, while the CPU may be writing more (kio.h has the
+ * protocol; rgn.h's commit order makes it safe: the writer publishes
+ * rc_tail before it overwrites, rc_head after it wrote).  Ioctl context,
+ * cs_lock held; the CPU's probes keep recording meanwhile.
+ */
+static int
+kd_snap_cursor(struct kd_cstate *cs, struct kio_snap *ks)
+{
+	const struct rgn_cpu *rc = cs->cs_es->es_cpus[ks->ks_cpu].ec_rc;
+	const uint8_t *data = (const uint8_t *)rc + RGN_CPU_HDRSIZE;
+	uint8_t __user *ubuf = u64_to_user_ptr(ks->ks_buf);
+	uint64_t *cur = &cs->cs_cursor[ks->ks_cpu];
+	uint64_t size = rc->rc_size, h, t, from, l, off, n;
+	struct rgn_cpu hdr;
+
+	h = READ_ONCE(rc->rc_head);
+	smp_rmb();
+	t = READ_ONCE(rc->rc_tail);
+	from = max(*cur, t);
+	if (from > h)
+		from = h;	/* the writer wrapped past h: nothing is left */
+	if (h - from > size)
+		return -EIO;	/* cannot happen: rgn_write.c keeps them */
+	ks->ks_used = RGN_CPU_HDRSIZE;
+	for (l = from; l < h; l += n) {
+		off = l % size;
+		n = min(h - l, size - off);
+		if (copy_to_user(ubuf + RGN_CPU_HDRSIZE + off, data + off, n))
+			return -EFAULT;
+		ks->ks_used += n;
+	}
+	smp_rmb();
+	t = READ_ONCE(rc->rc_tail);	/* overwritten while we copied? */
+	if (t > from)
+		from = min(t, h);
+	memcpy(&hdr, rc, sizeof (hdr));
+	hdr.rc_head = h;
+	hdr.rc_reserve = h;
+	hdr.rc_tail = from;
+	if (copy_to_user(ubuf, &hdr, RGN_CPU_HDRSIZE) != 0)
+		return -EFAULT;
+	*cur = h;
+	return 0;
+}
+
 static int
 kd_snap_buf(struct kd_cstate *cs, struct kio_snap *ks)
 {
@@ -881,6 +968,8 @@ kd_snap_buf(struct kd_cstate *cs, struct kio_snap *ks)
 	ks->ks_used = 0;
 	if (ks->ks_len < RGN_CPU_HDRSIZE + h->rh_bufsize)
 		return -EINVAL;
+	if (cs->cs_claimed)
+		return kd_snap_cursor(cs, ks);
 	if (cs->cs_phase == KD_PH_STOPPED)
 		return kd_copy_buf(cs->cs_es->es_cpus[ks->ks_cpu].ec_rc,
 		    u64_to_user_ptr(ks->ks_buf), &ks->ks_used);

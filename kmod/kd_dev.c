@@ -3,8 +3,9 @@
  *
  * A misc device, mode 0600, and open() also wants CAP_SYS_ADMIN: a
  * consumer runs D in the kernel and reads kernel memory.  Each open file
- * may hold one live consumer state (kd_cs.c), created by KIO_ENABLE and
- * freed at close; KIO_INFO / KIO_CLAIM serve the anonymous state.  read()
+ * may hold one consumer state (kd_cs.c): a live one made by KIO_ENABLE,
+ * or the anonymous one taken over by KIO_CLAIM; either is stopped and
+ * freed at close (kio.h).  KIO_INFO describes the anonymous state.  read()
  * and llseek() expose the file's region image byte for byte at its own
  * offsets -- the live state's buffers once enabled, else the reserved
  * region -- so the consumer decodes it with rgn_read.c exactly as
@@ -38,8 +39,12 @@ kd_fill_info(struct kio_info *ki)
 		ki->ki_region_phys = ks->ks_phys;
 		ki->ki_region_size = ks->ks_size;
 	}
+	mutex_lock(&kd_dev_lock);
 	ki->ki_nprobes = ks->ks_acs != NULL ? ks->ks_acs->cs_nlive : 0;
+	ki->ki_claim_pid = ks->ks_claim_pid;
 	strscpy(ki->ki_reason, ks->ks_reason, sizeof (ki->ki_reason));
+	mutex_unlock(&kd_dev_lock);
+	kd_prev_info(ki);
 }
 
 static int
@@ -54,13 +59,26 @@ kd_open(struct inode *ino, struct file *f)
 static int
 kd_release(struct inode *ino, struct file *f)
 {
+	struct kd_state *ks = &kd_state;
 	struct kd_cstate *cs = f->private_data;
 
-	kd_cs_free(cs);
 	f->private_data = NULL;
+	if (cs != NULL && cs->cs_anon) {
+		/* the claimed state ends with its consumer (kio.h) */
+		mutex_lock(&kd_dev_lock);
+		if (ks->ks_acs == cs)
+			ks->ks_acs = NULL;
+		snprintf(ks->ks_reason, sizeof (ks->ks_reason),
+		    "it was claimed by pid %u and ended when that process closed /dev/kdt; the region keeps its records",
+		    ks->ks_claim_pid);
+		mutex_unlock(&kd_dev_lock);
+		pr_info("kdt: the anonymous state claimed by pid %u has ended\n",
+		    ks->ks_claim_pid);
+	}
+	kd_cs_free(cs);		/* stopped: nothing writes its region now */
 	mutex_lock(&kd_dev_lock);
-	if (cs != NULL && kd_state.ks_rowner == cs)
-		kd_state.ks_rowner = NULL;	/* the data stays there */
+	if (cs != NULL && ks->ks_rowner == cs)
+		ks->ks_rowner = NULL;	/* the data stays there */
 	mutex_unlock(&kd_dev_lock);
 	return 0;
 }
@@ -80,6 +98,8 @@ kd_take_region(struct kd_cstate *cs, struct kio_enable *ken,
 		    "-x region: kdt.ko has no reserved region; boot with memmap=SIZE$PHYS and load kdt.ko with region=SIZE@PHYS (kdt.region= on the kernel command line)");
 		return -ENODEV;
 	}
+	if (kd_prev_hold(ken->ken_msg, sizeof (ken->ken_msg)))
+		return -EBUSY;
 	if (ks->ks_rowner != NULL) {
 		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
 		    "-x region: the reserved region at phys 0x%llx is in use by %s",
@@ -221,6 +241,60 @@ kd_enable(struct file *f, struct kio_enable *ken)
 	return rv;
 }
 
+/*
+ * KIO_CLAIM: the anonymous state becomes this file's consumer state
+ * (kio.h).  0, or -errno with kc_msg (and kc_pid for -EBUSY) filled.
+ */
+static int
+kd_claim(struct file *f, struct kio_claim *kc)
+{
+	struct kd_state *ks = &kd_state;
+	struct kd_cstate *cs;
+	int rv;
+
+	memset(kc, 0, sizeof (*kc));
+	mutex_lock(&kd_dev_lock);
+	cs = ks->ks_acs;
+	if (f->private_data != NULL) {
+		snprintf(kc->kc_msg, sizeof (kc->kc_msg),
+		    "this /dev/kdt file already has an enabling; open it again to claim");
+		rv = -EBUSY;
+	} else if (atomic_read(&ks->ks_anon) == KIO_ANON_CLAIMED) {
+		kc->kc_pid = ks->ks_claim_pid;
+		snprintf(kc->kc_msg, sizeof (kc->kc_msg),
+		    "the anonymous state is already claimed by pid %u%s",
+		    ks->ks_claim_pid,
+		    cs == NULL ? ", which has since ended it" : "");
+		rv = -EBUSY;
+	} else if (atomic_read(&ks->ks_anon) != KIO_ANON_ACTIVE ||
+	    cs == NULL) {
+		strscpy(kc->kc_msg, ks->ks_reason, sizeof (kc->kc_msg));
+		rv = -ENOENT;
+	} else {
+		mutex_lock(&cs->cs_lock);
+		rv = kd_cs_claim(cs);
+		if (rv == 0) {
+			kc->kc_ncpu = cs->cs_ncpu;
+			kc->kc_policy = cs->cs_policy;
+			kc->kc_rgnsize = cs->cs_rgnsize;
+			kc->kc_aggsize = cs->cs_aggsize;
+			kc->kc_nprobes = cs->cs_nlive;
+			kc->kc_nmatched = cs->cs_npairs;
+			ks->ks_claim_pid = task_tgid_nr(current);
+			atomic_set(&ks->ks_anon, KIO_ANON_CLAIMED);
+			WRITE_ONCE(f->private_data, cs);
+		} else {
+			strscpy(kc->kc_msg, cs->cs_msg, sizeof (kc->kc_msg));
+		}
+		mutex_unlock(&cs->cs_lock);
+	}
+	mutex_unlock(&kd_dev_lock);
+	if (rv == 0)
+		pr_info("kdt: the anonymous state is claimed by pid %u (%s)\n",
+		    ks->ks_claim_pid, current->comm);
+	return rv;
+}
+
 static long
 kd_ioctl_cs(struct file *f, unsigned int cmd, void __user *uarg)
 {
@@ -266,21 +340,30 @@ kd_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 	struct kio_enable *ken;
 	struct kio_list kl;
-	struct kio_info ki;
-	int old, rv;
+	union {			/* one at a time: keep the frame small */
+		struct kio_info ki;
+		struct kio_claim kc;
+	} *u;
+	int rv;
 
 	switch (cmd) {
 	case KIO_INFO:
-		kd_fill_info(&ki);
-		if (copy_to_user(uarg, &ki, sizeof (ki)) != 0)
-			return -EFAULT;
-		return 0;
 	case KIO_CLAIM:
-		old = atomic_cmpxchg(&kd_state.ks_anon, KIO_ANON_ACTIVE,
-		    KIO_ANON_CLAIMED);
-		if (old == KIO_ANON_ACTIVE)
-			return 0;
-		return old == KIO_ANON_CLAIMED ? -EBUSY : -ENOENT;
+		u = kzalloc(sizeof (*u), GFP_KERNEL);
+		if (u == NULL)
+			return -ENOMEM;
+		if (cmd == KIO_INFO) {
+			kd_fill_info(&u->ki);
+			rv = 0;
+			if (copy_to_user(uarg, &u->ki, sizeof (u->ki)) != 0)
+				rv = -EFAULT;
+		} else {
+			rv = kd_claim(f, &u->kc);
+			if (copy_to_user(uarg, &u->kc, sizeof (u->kc)) != 0)
+				rv = -EFAULT;
+		}
+		kfree(u);
+		return rv;
 	case KIO_ENABLE:
 		ken = kmalloc(sizeof (*ken), GFP_KERNEL);
 		if (ken == NULL)
@@ -370,7 +453,11 @@ static struct miscdevice kd_misc = {
 int
 kd_dev_init(void)
 {
-	return misc_register(&kd_misc);
+	int rv = misc_register(&kd_misc);
+
+	if (rv == 0)
+		kd_prev_dev_ready();	/* /dev/kdt-previous may follow */
+	return rv;
 }
 
 void

@@ -25,6 +25,9 @@
  * are unregistered and forgotten (records already written keep their
  * EPIDs).  The empty module part matches the kernel and every module.
  *
+ * Built in and enabled at boot (kd_builtin.c), the core kernel's __init
+ * functions are probes too, until the kernel frees its init text.
+ *
  * A function kprobes refuse (the kprobe blocklist, notrace sections,
  * not text) is matched but not armed: it is counted in cs_nfailed and
  * the first few are logged.
@@ -55,6 +58,8 @@ struct kd_fcollect {
 	int		fc_err;
 	unsigned long	fc_stext;
 	unsigned long	fc_etext;
+	unsigned long	fc_sinit;	/* init text, while not yet freed */
+	unsigned long	fc_einit;
 };
 
 /* Add one function to the collection; 1 stops the walk (no memory). */
@@ -83,14 +88,33 @@ kd_fcollect_add(struct kd_fcollect *fc, const char *mod, const char *name,
 	return 0;
 }
 
+/*
+ * The core kernel's text.  Built in, kdt enables before the kernel frees
+ * its init text: the __init functions of the core and of built-in drivers
+ * are probes too until then (kprobes kills probes there when it is
+ * freed).  kdt.ko loads later, when there is no init text any more.
+ */
+static void
+kd_fcollect_text(struct kd_fcollect *fc)
+{
+	fc->fc_stext = kd_ksym_lookup("_stext");
+	fc->fc_etext = kd_ksym_lookup("_etext");
+	if (system_state < SYSTEM_FREEING_INITMEM) {
+		fc->fc_sinit = kd_ksym_lookup("_sinittext");
+		fc->fc_einit = kd_ksym_lookup("_einittext");
+	}
+}
+
 /* kd_ksym_each callback: a core-kernel symbol. */
 static int
 kd_fcollect_cb(void *arg, const char *name, unsigned long addr)
 {
 	struct kd_fcollect *fc = arg;
 
-	if (addr < fc->fc_stext || addr >= fc->fc_etext ||
-	    strlen(name) >= DOF_FUNCNAMELEN || !dof_glob_match(fc->fc_pat, name))
+	if ((addr < fc->fc_stext || addr >= fc->fc_etext) &&
+	    (addr < fc->fc_sinit || addr >= fc->fc_einit))
+		return 0;
+	if (strlen(name) >= DOF_FUNCNAMELEN || !dof_glob_match(fc->fc_pat, name))
 		return 0;
 	return kd_fcollect_add(fc, "kernel", name, addr);
 }
@@ -103,8 +127,7 @@ kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n)
 
 	memset(&fc, 0, sizeof (fc));
 	fc.fc_pat = pat;
-	fc.fc_stext = kd_ksym_lookup("_stext");
-	fc.fc_etext = kd_ksym_lookup("_etext");
+	kd_fcollect_text(&fc);
 	*out = NULL;
 	*n = 0;
 	if (fc.fc_stext == 0 || fc.fc_etext == 0)
@@ -305,8 +328,7 @@ kd_fbt_match(struct kd_cstate *cs, const struct dof_pdesc *pd, uint32_t ecb)
 	memset(&fc, 0, sizeof (fc));
 	fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
 	fc.fc_modpat = pd->lp_mod;
-	fc.fc_stext = kd_ksym_lookup("_stext");
-	fc.fc_etext = kd_ksym_lookup("_etext");
+	kd_fcollect_text(&fc);
 	if (fc.fc_stext == 0 || fc.fc_etext == 0) {
 		kd_cs_msg(cs, "fbt: kernel symbols are unavailable, so %s:%s:%s:%s matches nothing",
 		    pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);

@@ -32,8 +32,10 @@
  * with interrupts off (kd_fire).
  *
  *	kd_main.c   module parameters, load/unload, the reserved region
+ *	kd_builtin.c built into the kernel: initcalls, the initrd trailer
  *	kd_cs.c     consumer states: matching, region, runner, snapshots
  *	kd_anon.c   the anonymous enabling: firmware DOF -> state
+ *	kd_prev.c   the previous boot's region, kept as /dev/kdt-previous
  *	kd_probe.c  probe context: hand firings to common/ecb.c
  *	kd_dtrace.c dtrace:::BEGIN, END, ERROR
  *	kd_fbt.c    fbt entry (kprobe) and return (kretprobe)
@@ -161,6 +163,9 @@ struct kd_cstate {
 	struct mutex	cs_lock;	/* setup and ioctls */
 	struct list_head cs_link;	/* kd_states, for module events */
 	uint32_t	cs_anon;	/* the anonymous state */
+	uint32_t	cs_claimed;	/* anonymous, claimed by a file */
+	uint64_t	*cs_cursor;	/* claimed: [cpu] records handed
+					   over up to here (kio.h) */
 	uint32_t	cs_list;	/* listing only: nothing is armed */
 	uint32_t	cs_inregion;	/* live state in the reserved region */
 	uint32_t	cs_phase;	/* KD_PH_* */
@@ -214,7 +219,9 @@ struct kd_state {
 	int		ks_rgn_ready;	/* rgn_init done */
 	atomic_t	ks_anon;	/* KIO_ANON_* */
 	char		ks_reason[256];
-	struct kd_cstate *ks_acs;	/* the anonymous state, or NULL */
+	struct kd_cstate *ks_acs;	/* the anonymous state, or NULL
+					   (also once its claimer closed) */
+	uint32_t	ks_claim_pid;	/* who claimed it (kd_dev_lock) */
 	struct kd_cstate *ks_rowner;	/* the state whose buffers the
 					   reserved region holds, or NULL
 					   (kd_dev_lock; anon: at load) */
@@ -226,6 +233,22 @@ extern const uint32_t kd_nprovs;
 
 /* kd_main.c */
 void kd_fail(const char *fmt, ...) __printf(1, 2);
+int kd_start(const void *dof, size_t len, const char *what);
+
+/*
+ * kd_builtin.c: is [phys, phys + size) all memmap= reserved memory in the
+ * e820 map?  Built in, kdt maps its region before the kernel has put the
+ * e820 reserved ranges into /proc/iomem (pcibios_resource_survey, a
+ * subsys_initcall), so kd_main.c asks the e820 map as well.  kdt.ko: 0.
+ */
+#ifdef MODULE
+static inline int kd_boot_reserved(uint64_t phys, uint64_t size)
+{
+	return 0;
+}
+#else
+int kd_boot_reserved(uint64_t phys, uint64_t size);
+#endif
 
 /*
  * kd_anon.c.  kd_anon_start() takes the DOF from the firmware file (module
@@ -263,6 +286,12 @@ void kd_cs_register(struct kd_cstate *cs);
 int kd_mod_init(void);
 void kd_mod_exit(void);
 int kd_cs_go(struct kd_cstate *cs);
+/*
+ * KIO_CLAIM: the anonymous state "cs" becomes a consumer's (cursors and
+ * spare aggregation buffers, kio.h).  cs_lock held.  0 or -errno after
+ * kd_cs_msg().
+ */
+int kd_cs_claim(struct kd_cstate *cs);
 void kd_cs_stop(struct kd_cstate *cs);
 int kd_cs_snap(struct kd_cstate *cs, struct kio_snap *ks);
 void kd_cs_status(struct kd_cstate *cs, struct kio_status *st);
@@ -319,6 +348,21 @@ void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry);
 void kd_fire_state(struct kd_probe *kp);
 /* kd_probe.c: which actions kdt.ko runs; -EOPNOTSUPP after kd_cs_msg */
 int kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den);
+
+/*
+ * kd_prev.c.  kd_prev_save() is called once the reserved region is
+ * mapped, before anything writes to it: a region of a previous boot is
+ * copied and offered as /dev/kdt-previous (kio.h).  kd_prev_hold() says
+ * whether the region must be left alone (the copy could not be made),
+ * with the reason in "why".  kd_prev_free() at unload, before the region
+ * is unmapped.
+ */
+void kd_prev_save(void *region, uint64_t size, uint64_t phys);
+/* kd_dev.c: misc devices can be registered now (/dev/kdt is). */
+void kd_prev_dev_ready(void);
+int kd_prev_hold(char *why, size_t len);
+void kd_prev_info(struct kio_info *ki);
+void kd_prev_free(void);
 
 /* kd_dev.c */
 int kd_dev_init(void);

@@ -15,8 +15,13 @@
  * Nothing here may stop the boot: bad parameters and failed enablings are
  * logged (kd_fail), the reason is kept for KIO_INFO, and the module still
  * loads so that /dev/kdt can report what happened.
+ *
+ * Built into the kernel (boot/kdt-builtin), the same kdt.* words are this
+ * object's parameters, and kd_builtin.c's initcalls replace kd_init:
+ * kd_start() early, with the DOF from the initrd trailer, /dev/kdt later.
  */
 #include <linux/module.h>
+#include <linux/crash_dump.h>	/* is_kdump_kernel */
 #include <linux/moduleparam.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
@@ -82,6 +87,45 @@ kd_parse_region(const char *s, uint64_t *size, uint64_t *phys)
 	return 0;
 }
 
+/* Where the "Reserved" entries of /proc/iomem cover [phys, next). */
+struct kd_cover {
+	uint64_t	kc_next;
+	int		kc_gap;
+};
+
+static int
+kd_cover_one(struct resource *r, void *arg)
+{
+	struct kd_cover *c = arg;
+
+	if (r->start > c->kc_next)
+		c->kc_gap = 1;
+	if (!c->kc_gap && r->end + 1 > c->kc_next)
+		c->kc_next = r->end + 1;
+	return 0;
+}
+
+/*
+ * memmap=SIZE$PHYS makes the range "Reserved" in /proc/iomem (e820
+ * reserved).  A region that is not wholly such memory would lie on
+ * device memory (PCI windows, the APIC), firmware tables or nothing.
+ */
+static int
+kd_check_reserved(uint64_t size, uint64_t phys)
+{
+	struct kd_cover c = { phys, 0 };
+
+	if (kd_boot_reserved(phys, size))	/* built in: kd_builtin.c */
+		return 0;
+	(void) walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, phys,
+	    phys + size - 1, &c, kd_cover_one);
+	if (c.kc_next >= phys + size)
+		return 0;
+	kd_fail("kdt.region=%s: [0x%llx, 0x%llx) is not all reserved memory: from 0x%llx on it is device, firmware or absent memory, not a memmap= reservation (see /proc/iomem)",
+	    region, phys, phys + size, c.kc_next);
+	return -EBUSY;
+}
+
 static int
 kd_check_region(uint64_t size, uint64_t phys)
 {
@@ -102,7 +146,7 @@ kd_check_region(uint64_t size, uint64_t phys)
 		    region, phys, phys + size, size, phys);
 		return -EBUSY;
 	}
-	return 0;
+	return kd_check_reserved(size, phys);
 }
 
 static int
@@ -125,35 +169,74 @@ kd_map_region(void)
 	ks->ks_size = size;
 	pr_info("kdt: region mapped at phys 0x%llx, 0x%llx bytes\n", phys,
 	    size);
+	kd_prev_save(ks->ks_region, size, phys);	/* before any write */
 	return 0;
 }
 
+/*
+ * Everything but /dev/kdt: watch module loads, map the region, start the
+ * anonymous enabling.  Its DOF: the firmware file when "what" is NULL
+ * (module mode); "dof" when not NULL (built in: the initrd trailer,
+ * kd_builtin.c); when "dof" is NULL, "what" says why there is none.
+ */
+int __init
+kd_start(const void *dof, size_t len, const char *what)
+{
+	int rv;
+
+	atomic_set(&kd_state.ks_anon, KIO_ANON_NONE);
+	rv = kd_mod_init();
+	if (rv != 0) {
+		pr_err("kdt: cannot watch module loads: error %d\n", rv);
+		return rv;
+	}
+	if (region != NULL && region[0] != '\0')
+		kd_map_region();
+	/*
+	 * A kdump capture kernel inherits the crashed kernel's command line,
+	 * kdt.anon=1 included, and often its initramfs hook: starting the
+	 * enabling would write over the very region that holds the crash's
+	 * records.  So it does not start; the region stays as the crashed
+	 * kernel left it, for the dump tools to save (/dev/kdt-previous
+	 * offers it, kd_prev.c) and for the next boot to find.
+	 */
+	if (anon && is_kdump_kernel()) {
+		snprintf(kd_state.ks_reason, sizeof (kd_state.ks_reason),
+		    "this is a kdump capture kernel: the anonymous enabling is not started, so the crashed kernel's region stays as it was (kdt -a --previous or kdt-extract /dev/kdt-previous prints it)");
+		pr_info("kdt: %s\n", kd_state.ks_reason);
+		return 0;
+	}
+	/* A bad region= has already failed the enabling, with its reason. */
+	if (anon && atomic_read(&kd_state.ks_anon) != KIO_ANON_FAILED) {
+		if (what == NULL)
+			kd_anon_start();
+		else if (dof == NULL)
+			kd_fail("%s", what);
+		else
+			kd_anon_start_dof(dof, len, what);
+	} else if (region == NULL)
+		pr_info("kdt: loaded; no region and no anonymous enabling\n");
+	return 0;
+}
+
+#ifdef MODULE
 static int __init
 kd_init(void)
 {
 	int rv;
 
-	atomic_set(&kd_state.ks_anon, KIO_ANON_NONE);
 	rv = kd_dev_init();
 	if (rv != 0) {
 		pr_err("kdt: cannot register /dev/kdt: error %d\n", rv);
 		return rv;
 	}
-	rv = kd_mod_init();
-	if (rv != 0) {
-		pr_err("kdt: cannot watch module loads: error %d\n", rv);
+	rv = kd_start(NULL, 0, NULL);
+	if (rv != 0)
 		kd_dev_exit();
-		return rv;
-	}
-	if (region != NULL && region[0] != '\0')
-		kd_map_region();
-	/* A bad region= has already failed the enabling, with its reason. */
-	if (anon && atomic_read(&kd_state.ks_anon) != KIO_ANON_FAILED)
-		kd_anon_start();
-	else if (region == NULL)
-		pr_info("kdt: loaded; no region and no anonymous enabling\n");
-	return 0;
+	return rv;
 }
+module_init(kd_init);	/* built in: kd_builtin.c's initcalls instead */
+#endif
 
 static void __exit
 kd_exit(void)
@@ -163,13 +246,13 @@ kd_exit(void)
 	kd_mod_exit();
 	kd_anon_stop();
 	kd_dev_exit();
+	kd_prev_free();
 	if (ks->ks_region != NULL)
 		memunmap(ks->ks_region);
 	ks->ks_region = NULL;
 	pr_info("kdt: unloaded\n");
 }
 
-module_init(kd_init);
 module_exit(kd_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("kdt: D-language tracing from early boot into the crash dump");

@@ -11,9 +11,16 @@
  * the state.  A state records only between BEGIN and END (cs_active);
  * kd_fire_state() is how kd_cs.c fires BEGIN and END themselves.
  *
- * Firings in NMI context are not run: an NMI can interrupt a probe of the
- * same CPU half way through a record, and the runner's per-CPU data has
- * one user at a time.  They are counted as missed (reported as drops).
+ * A firing that arrives while this CPU is already inside kd_run() is not
+ * run: only an NMI can get there (interrupts are off), and it would find
+ * the runner's per-CPU data, which has one user at a time, half way
+ * through a record.  Such firings are counted as missed (reported as
+ * drops).  NMI context as such is not refused: on x86 every int3 kprobe
+ * handler runs as an NMI (exc_int3 enters with irqentry_nmi_enter), so a
+ * test of in_nmi() would drop every firing of a kprobe that is neither
+ * ftrace-based nor optimised yet -- kinst probes, and every probe armed by
+ * a built-in kdt before the optimiser runs.  The nesting count is a
+ * per-CPU this_cpu_inc_return(), a single instruction an NMI cannot split.
  *
  * Everything used here was allocated before the state's first probe was
  * armed and is freed only after its last was disarmed (kd_impl.h).
@@ -85,6 +92,7 @@ kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den)
 
 DEFINE_PER_CPU(struct pt_regs *, kd_probe_regs);
 DEFINE_PER_CPU(int, kd_probe_entry);
+static DEFINE_PER_CPU(int, kd_probe_depth);
 
 /* Probe context: no locks, no allocation, no sleeping. */
 static void
@@ -97,7 +105,7 @@ kd_run(struct kd_probe *kp, const uint64_t *args, int32_t err,
 	int prev_entry;
 
 	local_irq_save(flags);
-	if (in_nmi()) {
+	if (this_cpu_inc_return(kd_probe_depth) != 1) {
 		atomic64_inc(&cs->cs_missed);
 	} else {
 		prev = this_cpu_read(kd_probe_regs);
@@ -109,6 +117,7 @@ kd_run(struct kd_probe *kp, const uint64_t *args, int32_t err,
 		this_cpu_write(kd_probe_regs, prev);
 		this_cpu_write(kd_probe_entry, prev_entry);
 	}
+	this_cpu_dec(kd_probe_depth);
 	local_irq_restore(flags);
 }
 

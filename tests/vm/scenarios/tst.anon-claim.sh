@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 #
 # tst.anon-claim: the live consumer and the dump reader agree.  The guest
-# boots with examples/boot.d, loads the demo modules, runs `kdt -a` (claim
-# the anonymous state, print it) into the raw second serial port, then
-# panics.  What kdt -a printed in the guest must equal what kdt-extract
-# prints from the dump of that same boot.
+# boots with examples/boot.d, loads the demo modules, runs `kdt -ae` (claim
+# the anonymous state, stop it, print all it recorded, exit: the state
+# ends with it) into the raw second serial port, then panics.  What
+# kdt -ae printed in the guest must equal what kdt-extract prints from the
+# dump of that same boot.  (tst.anon-claim-live checks `kdt -a` going on.)
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -13,18 +14,18 @@ work=$(mktemp -d "$KV_TOP/build/vm-anon-claim.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 "$KV_VM" --script "$KV_SCRIPT" --load "$KV_MODULES" --add-kdt \
-    --run 'kdt -a > /dev/ttyS1' --guest-out "$work/claim.out" \
+    --run 'kdt -ae > /dev/ttyS1' --guest-out "$work/claim.out" \
     --panic --dump "$work/dump.elf" --workdir "$work/vm" \
     --prefix 'guest| ' || kv_fail "boot failed"
 "$KV_EXTRACT" "$work/dump.elf" > "$work/extract.out" ||
     kv_fail "kdt-extract exited $?"
 
-echo "--- kdt -a in the guest:"
+echo "--- kdt -ae in the guest:"
 cat "$work/claim.out"
 echo "--- kdt-extract on the dump:"
 cat "$work/extract.out"
 kv_check_order "$work/claim.out" ||
-    kv_fail "kdt -a did not print what the guest did"
+    kv_fail "kdt -ae did not print what the guest did"
 diff -u "$work/claim.out" "$work/extract.out" ||
-    kv_fail "kdt -a and kdt-extract disagree"
+    kv_fail "kdt -ae and kdt-extract disagree"
 echo "PASS"
