@@ -120,8 +120,11 @@ kc_anon_state(const struct kio_info *ki, FILE *err)
 	case KIO_ANON_ACTIVE:
 		return 0;
 	case KIO_ANON_NONE:
-		fprintf(err, "kdt: no anonymous state: the kernel was not booted with kdt.anon=1 (kdt -A installs an enabling)%s%s\n",
-		    sep, why);
+		/* kdt.ko's reason (a capture kernel) replaces the guess */
+		if (why[0] != '\0')
+			fprintf(err, "kdt: no anonymous state: %s\n", why);
+		else
+			fprintf(err, "kdt: no anonymous state: the kernel was not booted with kdt.anon=1 (kdt -A installs an enabling)\n");
 		return 1;
 	case KIO_ANON_CLAIMED:
 		if (why[0] != '\0')	/* the claimer has ended it */
