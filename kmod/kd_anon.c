@@ -29,6 +29,7 @@
  * kd_anon_stop() undoes all of it at unload.
  */
 #include <linux/firmware.h>
+#include <linux/security.h>
 
 #include "kd_impl.h"
 
@@ -83,6 +84,11 @@ kd_anon_begin(const void *dof, size_t len, const char *what)
 	char why[256];
 	int rv;
 
+	/* what KIO_ENABLE refuses, the boot-time enabling refuses too */
+	if (security_locked_down(LOCKDOWN_KPROBES) != 0) {
+		kd_fail("the kernel is locked down for confidentiality (lockdown=confidentiality): kprobes and tracing by kdt.ko are refused");
+		return;
+	}
 	if (ks->ks_region == NULL) {
 		if (ks->ks_reason[0] == '\0')
 			kd_fail("kdt.anon=1 needs a region: add kdt.region=SIZE@PHYS and memmap=SIZE$PHYS to the kernel command line");

@@ -164,7 +164,7 @@ kd_enable(struct file *f, struct kio_enable *ken)
 	ken->ken_msg[0] = '\0';
 	if (security_locked_down(LOCKDOWN_KPROBES) != 0) {
 		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
-		    "the kernel is locked down (lockdown=integrity or stronger): kprobes and tracing by kdt.ko are refused");
+		    "the kernel is locked down for confidentiality (lockdown=confidentiality): kprobes and tracing by kdt.ko are refused");
 		return -EPERM;
 	}
 	if (ken->ken_dofsz == 0 || ken->ken_dofsz > DOF_MAX_SIZE) {
