@@ -271,6 +271,13 @@ check: deps
 	@$(MAKE) --no-print-directory all kernel $(UNIT_BIN) $(FUZZ_BIN)
 	@bash tests/run-tests
 
+# Benchmarks (bench/README.md): every bench/run-* in turn.  They print
+# ratios measured side by side and assert nothing about time, so they are
+# not part of check.
+.PHONY: bench
+bench: tools
+	@set -e; for b in bench/run-*; do echo "== $$b"; "$$b"; echo; done
+
 clean:
 	rm -rf $(B)/obj $(B)/san $(B)/lib $(B)/bin $(B)/test $(B)/kmod $(B)/pic \
 		$(B)/fuzz $(B)/mb2

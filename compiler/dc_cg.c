@@ -22,6 +22,25 @@
 
 static int cg_expr(struct dc_ctx *cx, struct dc_node *n);
 
+/*
+ * tab with room for entry n (n <= *cap): doubled into a new arena block
+ * when full (the old one stays in the arena until the compilation ends).
+ */
+void *
+dc_cg_grow(struct dc_ctx *cx, void *tab, uint32_t n, uint32_t *cap,
+    size_t esize)
+{
+	void *nt;
+
+	if (n < *cap)
+		return tab;
+	*cap = *cap == 0 ? 16 : *cap * 2;
+	nt = dc_alloc(cx, *cap * esize);
+	if (n > 0)
+		memcpy(nt, tab, n * esize);
+	return nt;
+}
+
 static void
 cg_emit(struct dc_ctx *cx, uint32_t w)
 {
@@ -29,6 +48,8 @@ cg_emit(struct dc_ctx *cx, uint32_t w)
 
 	if (df->df_len >= DC_MAXTEXT)
 		dc_error(cx, 0, 0, "D_DIF_SIZE", "DIF object exceeds the limit of %u instructions", DC_MAXTEXT);
+	df->df_text = dc_cg_grow(cx, df->df_text, df->df_len, &df->df_textcap,
+	    sizeof (*df->df_text));
 	df->df_text[df->df_len++] = w;
 }
 
@@ -89,6 +110,8 @@ cg_setx(struct dc_ctx *cx, uint64_t v, int rd)
 	if (i == df->df_nints) {
 		if (i >= DC_MAXINTS)
 			dc_error(cx, 0, 0, "D_DIF_SIZE", "DIF object exceeds the limit of %u integer constants", DC_MAXINTS);
+		df->df_ints = dc_cg_grow(cx, df->df_ints, df->df_nints,
+		    &df->df_intscap, sizeof (*df->df_ints));
 		df->df_ints[df->df_nints++] = v;
 	}
 	cg_emit(cx, DIF_INSTR_SETX(i, rd));
@@ -766,10 +789,7 @@ cg_new(struct dc_ctx *cx)
 {
 	struct dc_difo *df = dc_alloc(cx, sizeof (*df));
 
-	memset(df, 0, sizeof (*df));
-	df->df_text = dc_alloc(cx, sizeof (uint32_t) * DC_MAXTEXT);
-	df->df_ints = dc_alloc(cx, sizeof (uint64_t) * DC_MAXINTS);
-	df->df_vars = dc_alloc(cx, sizeof (struct dif_var) * DC_MAXVARS);
+	memset(df, 0, sizeof (*df));	/* empty tables, grown on use */
 	df->df_strs = dc_alloc(cx, 1);
 	return df;
 }

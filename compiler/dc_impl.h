@@ -177,17 +177,25 @@ struct dc_node {
 #define DC_MAXTEXT	4096
 #define DC_MAXINTS	1024
 
+/*
+ * The tables of an object grow on demand (doubling, in the arena; the
+ * DC_MAX* are limits, not sizes): a clause makes several objects, so
+ * allocating the limits up front cost ~130 KiB of memory per clause.
+ */
 struct dc_difo {
 	uint32_t	*df_text;
 	uint32_t	df_len;
+	uint32_t	df_textcap;	/* entries allocated in df_text */
 	uint64_t	*df_ints;
 	uint32_t	df_nints;
+	uint32_t	df_intscap;
 	char		*df_strs;
 	uint32_t	df_strlen;
 	struct dif_type	df_rtype;
 	uint32_t	df_regs;	/* bitmask of registers in use */
 	struct dif_var	*df_vars;	/* VARTAB, names in df_strs */
 	uint32_t	df_nvars;
+	uint32_t	df_varscap;
 };
 
 #define DC_MAXVARS	256	/* VARTAB entries per object */
@@ -364,6 +372,8 @@ void dc_printf_check(struct dc_ctx *cx, struct dc_node *call);
 struct dc_difo *dc_cg_object(struct dc_ctx *cx, struct dc_node *e,
     int rsize_override);
 struct dc_difo *dc_cg_const(struct dc_ctx *cx, uint64_t v);
+void	*dc_cg_grow(struct dc_ctx *cx, void *tab, uint32_t n, uint32_t *cap,
+	    size_t esize);	/* room for entry n of a growing table */
 uint32_t dc_cg_str(struct dc_ctx *cx, const char *s, size_t len, int line,
     int col);
 

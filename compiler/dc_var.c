@@ -155,6 +155,8 @@ dc_var_use(struct dc_ctx *cx, uint32_t id, enum dc_scope scope, int array,
 	}
 	if (df->df_nvars >= DC_MAXVARS)
 		dc_error(cx, 0, 0, "D_DIF_SIZE", "DIF object references more than the limit of %u variables", DC_MAXVARS);
+	df->df_vars = dc_cg_grow(cx, df->df_vars, df->df_nvars, &df->df_varscap,
+	    sizeof (*df->df_vars));
 	v = &df->df_vars[df->df_nvars++];
 	memset(v, 0, sizeof (*v));
 	v->dtdv_name = dc_cg_str(cx, name, strlen(name), 0, 0);
