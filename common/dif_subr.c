@@ -24,9 +24,10 @@
  *	copyoutstr, alloca, bcopy, copyinto, getmajor, getminor, strjoin,
  *	lltostr, basename, dirname, cleanpath, strchr, strrchr, strstr,
  *	strtok, substr, index, rindex, hton*, ntoh*, inet_ntop, inet_ntoa,
- *	inet_ntoa6, toupper, tolower, strtoll; kdt's kernel-string reader.
+ *	inet_ntoa6, toupper, tolower, strtoll, json; kdt's kernel-string
+ *	reader.
  * Not provided (no Linux equivalent kdt can read safely): mutex_*,
- * rw_*, msgdsize, msgsize, ddi_pathname, getf; and json.
+ * rw_*, msgdsize, msgsize, ddi_pathname, getf.
  */
 #include "kdt_env.h"
 #include "dif.h"
@@ -862,6 +863,392 @@ dif_s_kstring(struct dif_run *r, uint64_t *val)
 	return 0;
 }
 
+/* ---- json ---- */
+
+/*
+ * json(doc, selector): the text of the value that "selector" names in
+ * the JSON document "doc", or NULL.  What illumos returns, checked
+ * against its dtrace_json(): a string member gives the characters
+ * between its quotes as written (escapes are not decoded: "a\"b" gives
+ * a\"b), a number, true, false or null its text, an object or an array
+ * its whole text from the opening to the closing bracket, verbatim.
+ *
+ * The selector is a list of steps: a step is a member name up to the
+ * next '.' or '[', or the text between '[' and ']'; '.' separates steps
+ * ("a.b[2].c", "[0].x" for a document that is an array; "a.[2]" is
+ * "a[2]").  In an object a step is compared byte for byte with the
+ * member names as written between their quotes (the first equal member
+ * is taken); in an array it must be a decimal index.  A ']' missing, or
+ * anything but '.', '[' or the end after one, makes the selector
+ * malformed and the result NULL.
+ *
+ * Unlike illumos, which returns as soon as it has the value, the whole
+ * document (at most strsize - 1 bytes, a longer one is cut there and so
+ * is usually malformed) must be valid JSON (RFC 8259: no control
+ * characters in strings, strict numbers, no trailing commas, nothing
+ * but blanks after the top value), or the result is NULL: a program
+ * never gets a value from a document a JSON parser would reject.
+ * Neither a bad document nor a bad selector is a fault.
+ *
+ * One pass, no recursion: a machine of three states (a value is due, a
+ * member name is due, a value has ended) over the bytes, with the kinds
+ * of the open containers in a bit stack of DIF_JSON_MAXDEPTH bits (a
+ * deeper document is NULL).  The selector is followed on the way: "m"
+ * is the depth of the innermost open container on the selected path;
+ * a value inside it at depth m is selected when its name or index is
+ * the step of that depth.  Every loop advances through the document or
+ * the selector, so the work is bounded by 2 * strsize steps.
+ */
+#define DIF_JSON_MAXDEPTH	512
+
+enum { DIF_JS_VALUE, DIF_JS_MEMBER, DIF_JS_AFTER };
+
+static int
+dif_json_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static uint32_t
+dif_json_ws(const char *s, uint32_t len, uint32_t i)
+{
+	while (i < len && dif_json_blank(s[i]))
+		i++;
+	return i;
+}
+
+static int
+dif_json_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+/* The string at s[i] == '"': the index past its closing quote, or 0. */
+static uint32_t
+dif_json_str(const char *s, uint32_t len, uint32_t i)
+{
+	uint32_t k;
+
+	for (i++; i < len; i++) {
+		if (s[i] == '"')
+			return i + 1;
+		if ((unsigned char)s[i] < 0x20)
+			return 0;
+		if (s[i] != '\\')
+			continue;
+		if (++i == len)
+			return 0;
+		if (s[i] == 'u') {
+			for (k = 0; k < 4; k++)
+				if (++i == len || !dif_json_hex(s[i]))
+					return 0;
+		} else if (s[i] != '"' && s[i] != '\\' && s[i] != '/' &&
+		    s[i] != 'b' && s[i] != 'f' && s[i] != 'n' && s[i] != 'r' &&
+		    s[i] != 't') {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static uint32_t
+dif_json_digits(const char *s, uint32_t len, uint32_t i)
+{
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
+/* The number at s[i]: the index past it, or 0. */
+static uint32_t
+dif_json_num(const char *s, uint32_t len, uint32_t i)
+{
+	uint32_t j;
+
+	if (s[i] == '-')
+		i++;
+	if (i < len && s[i] == '0')
+		i++;
+	else if ((j = dif_json_digits(s, len, i)) > i)
+		i = j;
+	else
+		return 0;
+	if (i < len && s[i] == '.') {
+		if ((j = dif_json_digits(s, len, i + 1)) == i + 1)
+			return 0;
+		i = j;
+	}
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < len && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if ((j = dif_json_digits(s, len, i)) == i)
+			return 0;
+		i = j;
+	}
+	return i;
+}
+
+/* The scalar (string, number, literal) at s[i]: past it, or 0. */
+static uint32_t
+dif_json_scalar(const char *s, uint32_t len, uint32_t i)
+{
+	static const struct { const char *l_text; uint32_t l_len; } lit[] = {
+		{ "true", 4 }, { "false", 5 }, { "null", 4 },
+	};
+	uint32_t k, n;
+
+	if (s[i] == '"')
+		return dif_json_str(s, len, i);
+	if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9'))
+		return dif_json_num(s, len, i);
+	for (k = 0; k < 3; k++) {
+		n = lit[k].l_len;
+		if (len - i >= n && memcmp(s + i, lit[k].l_text, n) == 0)
+			return i + n;
+	}
+	return 0;
+}
+
+/*
+ * The selector step at sel[*at] (see above): its bytes in [*st, *st +
+ * *stlen); *at moves to the next step, or past sellen after the last.
+ * 0, or -1 for a malformed selector.
+ */
+static int
+dif_json_step(const char *sel, uint32_t sellen, uint32_t *at,
+    uint32_t *st, uint32_t *stlen)
+{
+	uint32_t i = *at, e;
+
+	if (i < sellen && sel[i] == '[') {
+		for (e = i + 1; e < sellen && sel[e] != ']'; e++)
+			continue;
+		if (e == sellen)
+			return -1;
+		*st = i + 1;
+		*stlen = e - i - 1;
+		if (++e == sellen)
+			*at = sellen + 1;
+		else if (sel[e] == '.')
+			*at = e + 1;
+		else if (sel[e] == '[')
+			*at = e;
+		else
+			return -1;
+		return 0;
+	}
+	for (e = i; e < sellen && sel[e] != '.' && sel[e] != '['; e++)
+		continue;
+	*st = i;
+	*stlen = e - i;
+	*at = e == sellen ? sellen + 1 : sel[e] == '.' ? e + 1 : e;
+	return 0;
+}
+
+/* A step as an array index; -1 when it is not a decimal number. */
+static int64_t
+dif_json_index(const char *p, uint32_t n)
+{
+	int64_t v = 0;
+	uint32_t k;
+
+	if (n == 0)
+		return -1;
+	for (k = 0; k < n; k++) {
+		if (p[k] < '0' || p[k] > '9')
+			return -1;
+		if (v < ((int64_t)1 << 40))	/* past any strsize */
+			v = v * 10 + (p[k] - '0');
+	}
+	return v;
+}
+
+/* The working state of one json() call. */
+struct dif_json {
+	const char	*js_s;		/* the document */
+	uint32_t	js_len;
+	const char	*js_sel;	/* the selector */
+	uint32_t	js_sellen;
+	uint32_t	js_at;		/* next step in js_sel */
+	uint32_t	js_nsteps;
+	uint32_t	js_depth;	/* open containers */
+	uint32_t	js_m;		/* innermost on the path */
+	uint32_t	js_st, js_stlen;	/* step of depth js_m */
+	int64_t		js_idx;		/* ... as an index, in an array */
+	int64_t		js_pos;		/* element index there */
+	int		js_hit;		/* the due value is selected */
+	uint32_t	js_tdepth;	/* the target's depth */
+	uint32_t	js_start, js_end;	/* its text, end 0: open */
+	int		js_found;
+	uint64_t	js_kind[DIF_JSON_MAXDEPTH / 64];	/* 1: array */
+};
+
+static int
+dif_json_isarr(const struct dif_json *js)
+{
+	uint32_t d = js->js_depth - 1;
+
+	return (int)((js->js_kind[d / 64] >> (d % 64)) & 1);
+}
+
+/*
+ * A value starts at s[i] (blanks skipped): a container is opened, a
+ * scalar skipped.  Returns the next index and the next state, or 0.
+ */
+static uint32_t
+dif_json_value(struct dif_json *js, uint32_t i, int *state)
+{
+	const char *s = js->js_s;
+	uint32_t d = js->js_depth, j;
+	int sel = d == 0 || js->js_hit;
+
+	js->js_hit = 0;
+	if (i == js->js_len)
+		return 0;
+	if (sel && d == js->js_nsteps) {	/* the selected value */
+		js->js_found = 1;
+		js->js_tdepth = d;
+		js->js_start = i;
+		sel = 0;
+	}
+	if (s[i] != '{' && s[i] != '[') {
+		if (sel)	/* a step left, but no container */
+			return 0;
+		if ((j = dif_json_scalar(s, js->js_len, i)) == 0)
+			return 0;
+		*state = DIF_JS_AFTER;
+		return j;
+	}
+	if (d == DIF_JSON_MAXDEPTH)
+		return 0;
+	if (s[i] == '[')
+		js->js_kind[d / 64] |= 1ull << (d % 64);
+	else
+		js->js_kind[d / 64] &= ~(1ull << (d % 64));
+	js->js_depth = ++d;
+	if (sel) {
+		js->js_m = d;
+		if (dif_json_step(js->js_sel, js->js_sellen, &js->js_at,
+		    &js->js_st, &js->js_stlen) != 0)
+			return 0;
+		js->js_pos = 0;
+		if (s[i] == '[' && (js->js_idx = dif_json_index(js->js_sel +
+		    js->js_st, js->js_stlen)) < 0)
+			return 0;
+	}
+	j = dif_json_ws(s, js->js_len, i + 1);
+	if (j < js->js_len && (s[j] == '}' || s[j] == ']')) {
+		*state = DIF_JS_AFTER;	/* closed there */
+		return j;
+	}
+	if (s[i] == '[') {
+		js->js_hit = d == js->js_m && !js->js_found && js->js_idx == 0;
+		*state = DIF_JS_VALUE;
+	} else {
+		*state = DIF_JS_MEMBER;
+	}
+	return j;
+}
+
+/* A member name and its colon at s[i]. */
+static uint32_t
+dif_json_member(struct dif_json *js, uint32_t i, int *state)
+{
+	uint32_t j;
+
+	if (i == js->js_len || js->js_s[i] != '"' ||
+	    (j = dif_json_str(js->js_s, js->js_len, i)) == 0)
+		return 0;
+	js->js_hit = js->js_depth == js->js_m && !js->js_found &&
+	    j - i - 2 == js->js_stlen &&
+	    memcmp(js->js_s + i + 1, js->js_sel + js->js_st, js->js_stlen) == 0;
+	j = dif_json_ws(js->js_s, js->js_len, j);
+	if (j == js->js_len || js->js_s[j] != ':')
+		return 0;
+	*state = DIF_JS_VALUE;
+	return dif_json_ws(js->js_s, js->js_len, j + 1);
+}
+
+/* After a value (or at a closing bracket): ',', '}' or ']'. */
+static uint32_t
+dif_json_after(struct dif_json *js, uint32_t i, int *state)
+{
+	const char *s = js->js_s;
+	int arr;
+
+	if (js->js_found && js->js_end == 0 && js->js_depth == js->js_tdepth)
+		js->js_end = i;
+	i = dif_json_ws(s, js->js_len, i);
+	if (js->js_depth == 0)
+		return i == js->js_len ? i : 0;	/* done, or trailing bytes */
+	if (i == js->js_len)
+		return 0;
+	arr = dif_json_isarr(js);
+	if (s[i] == ',') {
+		i = dif_json_ws(s, js->js_len, i + 1);
+		if (!arr) {
+			*state = DIF_JS_MEMBER;
+			return i;
+		}
+		if (js->js_depth == js->js_m && !js->js_found)
+			js->js_hit = ++js->js_pos == js->js_idx;
+		*state = DIF_JS_VALUE;
+		return i;
+	}
+	if (s[i] != (arr ? ']' : '}'))
+		return 0;
+	if (js->js_depth == js->js_m && !js->js_found)
+		return 0;	/* the step is not in this container */
+	js->js_depth--;
+	*state = DIF_JS_AFTER;
+	return i + 1;
+}
+
+static int
+dif_s_json(struct dif_run *r, uint64_t *val)
+{
+	struct dif_json js;
+	struct dif_sbuf sb;
+	uint32_t i, st, stlen;
+	int state = DIF_JS_VALUE;
+
+	memset(&js, 0, sizeof (js));
+	*val = 0;
+	if (dif_sfetch(r, A(r, 0), &js.js_s, &js.js_len) != 0 ||
+	    dif_sfetch(r, A(r, 1), &js.js_sel, &js.js_sellen) != 0)
+		return -EFAULT;
+	for (i = 0; i <= js.js_sellen; js.js_nsteps++)	/* validates it */
+		if (dif_json_step(js.js_sel, js.js_sellen, &i, &st, &stlen))
+			return 0;
+	i = dif_json_ws(js.js_s, js.js_len, 0);
+	for (;;) {
+		if (state == DIF_JS_AFTER && js.js_depth == 0) {
+			if (dif_json_after(&js, i, &state) == 0)
+				return 0;
+			break;
+		}
+		if (state == DIF_JS_VALUE)
+			i = dif_json_value(&js, i, &state);
+		else if (state == DIF_JS_MEMBER)
+			i = dif_json_member(&js, i, &state);
+		else
+			i = dif_json_after(&js, i, &state);
+		if (i == 0)
+			return 0;
+	}
+	if (!js.js_found)
+		return 0;
+	if (js.js_s[js.js_start] == '"') {	/* the contents */
+		js.js_start++;
+		js.js_end--;
+	}
+	if (dif_sres(r, &sb) != 0)
+		return -EFAULT;
+	dif_sputs(&sb, js.js_s + js.js_start, js.js_end - js.js_start);
+	return dif_sdone(&sb, val);
+}
+
 /* ---- The table and the dispatcher ---- */
 
 struct dif_subrinfo {
@@ -892,7 +1279,7 @@ static const struct dif_subrinfo dif_subrtab[DIF_SUBR_MAX + 1] = {
 	S(NTOHLL, "ntohll", 1, 1),	S(INET_NTOP, "inet_ntop", 2, 2),
 	S(INET_NTOA, "inet_ntoa", 1, 1), S(INET_NTOA6, "inet_ntoa6", 1, 1),
 	S(TOUPPER, "toupper", 1, 1),	S(TOLOWER, "tolower", 1, 1),
-	S(STRTOLL, "strtoll", 1, 2),
+	S(STRTOLL, "strtoll", 1, 2),	S(JSON, "json", 2, 2),
 };
 
 #undef S
@@ -980,6 +1367,7 @@ dif_subr_call(struct dif_run *r, uint32_t subr, uint64_t *val)
 	case DIF_SUBR_TOUPPER: return dif_s_case(r, val, 1);
 	case DIF_SUBR_TOLOWER: return dif_s_case(r, val, 0);
 	case DIF_SUBR_STRTOLL: return dif_s_strtoll(r, val);
+	case DIF_SUBR_JSON: return dif_s_json(r, val);
 	default: return dif_s_kstring(r, val);
 	}
 }

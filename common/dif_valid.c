@@ -177,7 +177,7 @@ dif_vvar(struct dif_vcheck *vc, const struct dif_opinfo *oi, int store)
 /*
  * illumos subroutines that have no Linux equivalent kdt could read
  * safely, by id, so that the message can name what the program asked
- * for.  (json, the one other id kdt lacks, gets its own message.)
+ * for.
  */
 static const char *
 dif_subr_missing(uint32_t subr)
@@ -207,11 +207,6 @@ dif_vcall(struct dif_vcheck *vc)
 
 	if (dif_subr_name(subr) != NULL)
 		return 0;
-	if (subr == DIF_SUBR_JSON)
-		return kdt_err_set(vc->vc_err, EINVAL, "DIF_SUBR",
-		    (uint64_t)vc->vc_pc * 4,
-		    "DIF instruction %u (call, 0x%08x): subroutine %u (json) is not implemented by kdt",
-		    vc->vc_pc, vc->vc_instr, subr);
 	if (name != NULL)
 		return kdt_err_set(vc->vc_err, EINVAL, "DIF_SUBR",
 		    (uint64_t)vc->vc_pc * 4,

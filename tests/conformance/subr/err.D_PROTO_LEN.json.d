@@ -1,0 +1,8 @@
+/*
+ * json() takes exactly two arguments, the document and the selector.
+ */
+BEGIN
+{
+	x = json("{\"a\": 1}");
+	exit(0);
+}
