@@ -192,12 +192,6 @@ int an_manifest_parse(const char *text, const char *name,
 /* Record a file written with these bytes. */
 int an_manifest_add(struct an_manifest *mn, const char *path, uint32_t mode,
     const void *data, size_t len, FILE *err);
-/*
- * Is root+mf still the file kdt wrote (same size and CRC)?  1 yes, 0 it
- * was changed (message to err), -1 it is gone.
- */
-int an_manifest_owned(const char *root, const struct an_mfile *mf,
-    FILE *err);
 
 /* ---- an_kmod.c ---- */
 

@@ -26,12 +26,15 @@
  * (build/gen/an_texts.c) so a copied kdt binary works alone.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "anon/an_impl.h"
+#include "common/kdt_env.h"
 
 static const char *
 an_rootname(const char *root)
@@ -217,12 +220,111 @@ an_check_foreign(const struct an_plan *ap, const struct an_wlist *wl,
 	return rv;
 }
 
+/*
+ * Temporary files an_file_write() leaves when kdt -A is killed between
+ * creating and renaming one: ".NAME.kdt-XXXXXX" beside NAME.  Nothing
+ * reads them (initramfs-tools and dracut skip dot files, GRUB reads only
+ * *.cfg), but they are ours, so installing and removing clear them.
+ */
+static void
+an_clear_temps(const char *path, int dry, FILE *out)
+{
+	char dir[AN_PATHMAX], pre[AN_PATHMAX], full[AN_PATHMAX + 256];
+	const char *slash = strrchr(path, '/');
+	struct dirent *de;
+	size_t plen;
+	DIR *d;
+
+	if (slash == NULL)
+		return;
+	snprintf(dir, sizeof (dir), "%.*s", (int)(slash - path), path);
+	snprintf(pre, sizeof (pre), ".%s.kdt-", slash + 1);
+	plen = strlen(pre);
+	if ((d = opendir(dir[0] != '\0' ? dir : "/")) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, pre, plen) != 0 ||
+		    strlen(de->d_name) != plen + 6)
+			continue;
+		snprintf(full, sizeof (full), "%s/%s", dir, de->d_name);
+		if (dry)
+			fprintf(out, "would remove: %s (left by an interrupted kdt -A)\n", full);
+		else if (unlink(full) == 0)
+			fprintf(out, "removed: %s (left by an interrupted kdt -A)\n", full);
+	}
+	closedir(d);
+}
+
+/*
+ * Is the file at root+path one kdt wrote?  A manifest may list a path
+ * more than once (the intent manifest of an install lists the new bytes
+ * and the bytes of the install it replaces, an_install()): any match
+ * will do.  1 yes, 0 changed (said once on err), -1 gone.
+ */
+static int
+an_owned_any(const char *root, const struct an_manifest *mn,
+    const char *rel, FILE *err)
+{
+	char path[AN_PATHMAX], *buf;
+	uint64_t size = 0;
+	size_t len;
+	uint32_t i, crc;
+	int own = 0;
+
+	an_path(path, sizeof (path), root, rel);
+	if (an_file_read(path, &buf, &len) != 0)
+		return errno == ENOENT ? -1 : 0;
+	crc = kenv_crc32(buf, len);
+	free(buf);
+	for (i = 0; i < mn->mn_nfiles; i++) {
+		const struct an_mfile *mf = &mn->mn_files[i];
+
+		if (strcmp(mf->mf_path, rel) != 0)
+			continue;
+		size = mf->mf_size;
+		if (mf->mf_size == len && mf->mf_crc == crc)
+			own = 1;
+	}
+	if (!own)
+		fprintf(err, "kdt: %s was changed since kdt -A wrote it (%zu bytes, was %" PRIu64 "); left in place\n",
+		    path, len, size);
+	return own;
+}
+
+/* The last entry for its path (earlier duplicates are handled there). */
+static int
+an_last_of_path(const struct an_manifest *mn, uint32_t i)
+{
+	uint32_t j;
+
+	for (j = i + 1; j < mn->mn_nfiles; j++)
+		if (strcmp(mn->mn_files[j].mf_path, mn->mn_files[i].mf_path) == 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Directories only kdt uses (a "kdt" in their path below the root, which
+ * is the first rlen bytes of "path") go when they are empty.
+ */
+static void
+an_rmdirs_up(char *path, size_t rlen)
+{
+	char *p;
+
+	while ((p = strrchr(path, '/')) != NULL && p > path + rlen) {
+		*p = '\0';
+		if (strstr(path + rlen, "kdt") == NULL || rmdir(path) != 0)
+			break;
+	}
+}
+
 /* Remove manifest files (owned, not in "keep"); rmdir emptied dirs. */
 static int
 an_remove_files(const char *root, const struct an_manifest *mn,
     const struct an_wlist *keep, int dry, FILE *out, FILE *err)
 {
-	char path[AN_PATHMAX], *p;
+	char path[AN_PATHMAX];
 	size_t rlen;
 	uint32_t i;
 	int own, rv = 0;
@@ -232,12 +334,17 @@ an_remove_files(const char *root, const struct an_manifest *mn,
 	for (i = 0; i < mn->mn_nfiles; i++) {
 		const struct an_mfile *mf = &mn->mn_files[i];
 
-		if (keep != NULL && an_in_list(keep, mf->mf_path))
+		if (!an_last_of_path(mn, i))
 			continue;
 		an_path(path, sizeof (path), root, mf->mf_path);
-		own = an_manifest_owned(root, mf, err);
+		an_clear_temps(path, dry, out);
+		if (keep != NULL && an_in_list(keep, mf->mf_path))
+			continue;
+		own = an_owned_any(root, mn, mf->mf_path, err);
 		if (own < 0) {
 			fprintf(out, "already gone: %s\n", path);
+			if (!dry)
+				an_rmdirs_up(path, rlen);
 			continue;
 		}
 		if (own == 0) {
@@ -255,13 +362,7 @@ an_remove_files(const char *root, const struct an_manifest *mn,
 			continue;
 		}
 		fprintf(out, "removed: %s\n", path);
-		/* directories only kdt uses go when they are empty */
-		while ((p = strrchr(path, '/')) != NULL && p > path + rlen) {
-			*p = '\0';
-			if (strstr(path + rlen, "kdt") == NULL ||
-			    rmdir(path) != 0)
-				break;
-		}
+		an_rmdirs_up(path, rlen);
 	}
 	return rv;
 }
@@ -311,6 +412,44 @@ an_manifest_write(const char *root, const struct an_manifest *mn,
 	return rv;
 }
 
+static int
+an_intent_write(const struct an_plan *ap, const struct an_wlist *wl,
+    const struct an_manifest *head, FILE *err)
+{
+	struct an_manifest *in = malloc(sizeof (*in));
+	char path[AN_PATHMAX], *text;
+	uint32_t i;
+	int rv = -1;
+
+	if (in == NULL) {
+		fprintf(err, "kdt: out of memory for the manifest\n");
+		return -1;
+	}
+	*in = *head;
+	in->mn_nfiles = 0;
+	for (i = 0; i < wl->wl_n; i++)
+		if (an_manifest_add(in, wl->wl_f[i].wf_path,
+		    wl->wl_f[i].wf_mode, wl->wl_f[i].wf_data,
+		    wl->wl_f[i].wf_len, err) != 0)
+			goto out;
+	for (i = 0; ap->ap_have_old && i < ap->ap_old.mn_nfiles; i++) {
+		if (in->mn_nfiles == AN_MAXFILES) {
+			fprintf(err, "kdt: manifest: more than %d files with the install being replaced\n",
+			    AN_MAXFILES);
+			goto out;
+		}
+		in->mn_files[in->mn_nfiles++] = ap->ap_old.mn_files[i];
+	}
+	if ((text = an_manifest_format(in)) == NULL)
+		goto out;
+	an_path(path, sizeof (path), ap->ap_root, AN_MANIFEST);
+	rv = an_file_write(path, text, strlen(text), 0644, err);
+	free(text);
+out:
+	free(in);
+	return rv;
+}
+
 int
 an_install(struct an_plan *ap, FILE *out, FILE *err)
 {
@@ -334,6 +473,18 @@ an_install(struct an_plan *ap, FILE *out, FILE *err)
 		snprintf(kv[i], 64, "%s", ap->ap_ks[i].ak_kver);
 	}
 	mn.mn_nkernels = ap->ap_nks;
+	/*
+	 * Intent first: before any file is written, the manifest already
+	 * lists every file this install will write (with the bytes it will
+	 * write) and every file of the install it replaces (with their old
+	 * bytes), so that kdt -A killed at any point leaves only files a
+	 * manifest names: "kdt -A" removes them and "kdt -A -s" replaces
+	 * them.  The final manifest below lists what was written.
+	 */
+	if (!dry && an_intent_write(ap, &wl, &mn, err) != 0) {
+		an_wlist_free(&wl);
+		return 1;
+	}
 	if (an_write_all(ap, &wl, &mn, out, err) != 0)
 		rv = 1;
 	if (ap->ap_have_old && an_remove_files(ap->ap_root, &ap->ap_old, &wl,
@@ -359,8 +510,17 @@ an_remove(const struct an_opts *ao, FILE *out, FILE *err)
 	int rv = 0;
 
 	an_path(path, sizeof (path), ao->ao_root, AN_MANIFEST);
+	an_clear_temps(path, ao->ao_dry_run, out);
 	if (an_file_read(path, &text, NULL) != 0) {
 		if (errno == ENOENT) {
+			/* a kdt -A killed before its manifest: its dirs */
+			if (!ao->ao_dry_run) {
+				char dirs[AN_PATHMAX], base[AN_PATHMAX];
+
+				an_path(base, sizeof (base), ao->ao_root, "");
+				snprintf(dirs, sizeof (dirs), "%s", path);
+				an_rmdirs_up(dirs, strlen(base));
+			}
 			fprintf(out, "kdt: no anonymous enabling is installed in %s (no %s); nothing to remove\n",
 			    an_rootname(ao->ao_root), path);
 			return 0;

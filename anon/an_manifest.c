@@ -164,21 +164,3 @@ an_manifest_add(struct an_manifest *mn, const char *path, uint32_t mode,
 	mf->mf_crc = kenv_crc32(data, len);
 	return 0;
 }
-
-int
-an_manifest_owned(const char *root, const struct an_mfile *mf, FILE *err)
-{
-	char path[AN_PATHMAX], *buf;
-	size_t len;
-	int own;
-
-	an_path(path, sizeof (path), root, mf->mf_path);
-	if (an_file_read(path, &buf, &len) != 0)
-		return errno == ENOENT ? -1 : 0;
-	own = len == mf->mf_size && kenv_crc32(buf, len) == mf->mf_crc;
-	free(buf);
-	if (!own)
-		fprintf(err, "kdt: %s was changed since kdt -A wrote it (%zu bytes, was %" PRIu64 "); left in place\n",
-		    path, len, mf->mf_size);
-	return own;
-}

@@ -19,6 +19,9 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -707,6 +710,114 @@ END_TEST
 
 /* ---- -o DIR ---- */
 
+/*
+ * kdt -A killed at every point of an install: a child installs under
+ * RLIMIT_FSIZE, so the write that crosses the limit kills it with SIGXFSZ
+ * (a real kill, in the middle of a temporary file, before or after any
+ * rename); limits from 1 byte to more than the whole install cover every
+ * step, the first install and one replacing another.  Afterwards
+ * "kdt -A" must leave nothing of kdt's behind (no file, no temporary
+ * file), and "kdt -A -s" must install cleanly again.
+ */
+static int
+t_install_limited(const char *src, rlim_t limit)
+{
+	static char out[16384];
+	struct rlimit rl = { limit, limit };
+	char modpath[256];
+	struct an_opts ao;
+	struct dc_out o;
+	pid_t pid;
+	int st;
+
+	/*
+	 * Compiled here: the child must not call check's assertions, whose
+	 * bookkeeping file would be the first write to cross the limit.
+	 */
+	t_compile(src, &o);
+	snprintf(modpath, sizeof (modpath), "%s/kdt.ko", t_root);
+	memset(&ao, 0, sizeof (ao));
+	ao.ao_root = t_root;
+	ao.ao_module = modpath;
+	fflush(NULL);
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		FILE *fo = fmemopen(out, sizeof (out), "w");
+		FILE *fe = fmemopen(t_errbuf, sizeof (t_errbuf), "w");
+
+		signal(SIGXFSZ, SIG_DFL);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		_exit(an_main(&ao, &o, fo, fe));
+	}
+	ck_assert(waitpid(pid, &st, 0) == pid);
+	dc_out_free(&o);
+	return WIFSIGNALED(st) ? -WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+static int
+t_leftovers(void)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof (cmd),
+	    "cd %s && test -z \"$(find var etc usr/lib -name '*kdt*' 2>/dev/null)\"",
+	    t_root);
+	return system(cmd) == 0;
+}
+
+START_TEST(test_install_killed)
+{
+	static char out[16384];
+	static const rlim_t limits[] = { 1, 100, 300, 600, 900, 1200, 1600,
+	    2000, 2600, 3200, 4000, 6000, 9000, 16000, 64000 };
+	const char *v1 = "BEGIN { trace(1); }";
+	const char *v2 = "#pragma D option bufsize=8m\nBEGIN { trace(2); }";
+	uint32_t i, r, killed = 0, whole = 0;
+	int rv;
+
+	for (r = 0; r < 2; r++) {
+		for (i = 0; i < sizeof (limits) / sizeof (limits[0]); i++) {
+			t_fake_root();
+			/* r == 1: the killed install replaces a whole one */
+			if (r == 1)
+				ck_assert_msg(t_install(v1, 0, "kdt.ko", out,
+				    sizeof (out)) == 0, "%s%s", out, t_errbuf);
+			rv = t_install_limited(v2, limits[i]);
+			if (rv == -SIGXFSZ)
+				killed++;
+			else if (rv == 0)
+				whole++;
+			/* removal after the kill: nothing of kdt's left */
+			ck_assert_msg(t_install(NULL, 0, "kdt.ko", out,
+			    sizeof (out)) == 0,
+			    "limit %u, %s: removal failed: %s%s",
+			    (unsigned)limits[i], r ? "replacing" : "first",
+			    out, t_errbuf);
+			ck_assert_msg(t_leftovers(),
+			    "limit %u, %s: files left after removal: %s",
+			    (unsigned)limits[i], r ? "replacing" : "first", out);
+			/* and a killed install does not block the next one */
+			if (r == 1)
+				ck_assert_msg(t_install(v1, 0, "kdt.ko", out,
+				    sizeof (out)) == 0, "%s%s", out, t_errbuf);
+			rv = t_install_limited(v2, limits[i]);
+			ck_assert_msg(t_install(v2, 0, "kdt.ko", out,
+			    sizeof (out)) == 0,
+			    "limit %u: install after a killed one failed: %s%s",
+			    (unsigned)limits[i], out, t_errbuf);
+			ck_assert_msg(t_install(NULL, 0, "kdt.ko", out,
+			    sizeof (out)) == 0, "%s%s", out, t_errbuf);
+			ck_assert(t_leftovers());
+			t_sh("rm -rf %s%s", t_root, "");
+		}
+	}
+	/* the limits did kill installs at many points, and let some finish */
+	ck_assert_msg(killed >= 10, "only %u installs were killed", killed);
+	ck_assert_msg(whole >= 1, "no install finished under the largest limit");
+}
+END_TEST
+
 START_TEST(test_outdir)
 {
 	static char outbuf[8192];
@@ -779,6 +890,7 @@ anon_suite(void)
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_install_remove);
 	tcase_add_test(tc, test_install_refusals);
+	tcase_add_test(tc, test_install_killed);
 	tcase_add_test(tc, test_outdir);
 	suite_add_tcase(s, tc);
 	return s;
