@@ -31,7 +31,16 @@ gcc -static -O2 -I"$KV_TOP" -o "$work/baddof" "$KV_PROGS/baddof.c" ||
     @l = lquantize(x, 0, 10, 2); }' \
     -n 'tick-50ms { exit(0); }' -x bufsize=16k -x aggsize=16k \
     -x dynvarsize=16k || kv_fail "cannot compile the baddof DOF"
-"$KV_VM" --add-kdt --modules xor --timeout 600 \
+# --tcg-single: the churn below registers and unregisters the same
+# tracepoints and kprobes from a dozen consumers at once, so the guest
+# kernel patches its text (jump labels, static calls, int3) constantly;
+# QEMU 7.2's multi-threaded TCG then sometimes keeps executing a stale
+# translation of an int3 the kernel has already removed, and the vCPU
+# loops in asm_exc_int3 for ever (seen as soft lockups at
+# syscall_trace_enter+0xe9, with the guest memory holding the new jmp).
+# One host thread for both vCPUs avoids the emulator race; the guest
+# still has two CPUs that interleave.
+"$KV_VM" --add-kdt --tcg-single --modules xor --timeout 600 \
     --add "$KV_PROGS/hostile.sh:/hostile.sh" \
     --add "$work/baddof:/bin/baddof" --add "$work/baddof.dof:/baddof.dof" \
     --run 'sh /hostile.sh' --guest-out "$work/results.tgz" \
