@@ -3,23 +3,25 @@
  * target root, reading files, finding and running the distribution's
  * tools (chrooted when the target is --root=DIR).
  *
- * Every file kdt -A writes is replaced atomically: the bytes go to a
- * temporary ".NAME.kdt-XXXXXX" in the same directory, which gets the
- * final mode, is fsync'ed and renamed over NAME; the directory is
- * fsync'ed last.  A failure removes the temporary file, so a full disk or
- * a killed kdt never leaves half a hook or half a drop-in for
- * update-initramfs or grub-mkconfig to run.
+ * Every file kdt -A writes is replaced atomically by boot/'s writer
+ * (bt_file_write()): the bytes go to a temporary ".NAME.kdt-XXXXXX" in
+ * the same directory, which gets the final mode, is fsync'ed and renamed
+ * over NAME (a symbolic link is replaced, never followed: under --root it
+ * could lead out of the target); the directory is fsync'ed last.  A
+ * failure removes the temporary file, so a full disk or a killed kdt
+ * never leaves half a hook or half a drop-in for update-initramfs or
+ * grub-mkconfig to run.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <libgen.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "anon/an_impl.h"
+#include "boot/bt.h"
 
 void
 an_path(char *buf, size_t bufsz, const char *root, const char *path)
@@ -34,94 +36,15 @@ an_path(char *buf, size_t bufsz, const char *root, const char *path)
 	snprintf(buf, bufsz, "%.*s%s", (int)n, root, path);
 }
 
-int
-an_mkdirs_for(const char *path, FILE *err)
-{
-	char dir[AN_PATHMAX], *p, c;
-
-	snprintf(dir, sizeof (dir), "%s", path);
-	if ((p = strrchr(dir, '/')) == NULL || p == dir)
-		return 0;
-	*p = '\0';
-	for (p = dir + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		c = *p;
-		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-			fprintf(err, "kdt: cannot create directory %s: %s\n",
-			    dir, strerror(errno));
-			return -1;
-		}
-		*p = c;
-		if (c == '\0')
-			break;
-	}
-	return 0;
-}
-
-static int
-an_fsync_dir(const char *path)
-{
-	char dir[AN_PATHMAX];
-	int fd, rv;
-
-	snprintf(dir, sizeof (dir), "%s", path);
-	if ((fd = open(dirname(dir), O_RDONLY | O_DIRECTORY)) < 0)
-		return -1;
-	rv = fsync(fd);
-	close(fd);
-	return rv;
-}
-
+/* The writer of boot/ (bt_file_write(): temp + fsync + rename). */
 int
 an_file_write(const char *path, const void *data, size_t len,
     uint32_t mode, FILE *err)
 {
-	char tmp[AN_PATHMAX + 32];
-	const char *slash;
-	const uint8_t *p = data;
-	size_t off = 0;
-	ssize_t n;
-	int fd;
+	struct bt_chunk c = { data, len };
 
-	if (an_mkdirs_for(path, err) != 0)
-		return -1;
-	slash = strrchr(path, '/');
-	snprintf(tmp, sizeof (tmp), "%.*s.%s.kdt-XXXXXX",
-	    slash != NULL ? (int)(slash + 1 - path) : 0, path,
-	    slash != NULL ? slash + 1 : path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		fprintf(err, "kdt: cannot create a temporary file for %s: %s\n",
-		    path, strerror(errno));
-		return -1;
-	}
-	while (off < len) {
-		n = write(fd, p + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail;
-		off += (size_t)n;
-	}
-	if (fchmod(fd, mode) != 0 || fsync(fd) != 0)
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0)
-		goto fail;
-	(void) an_fsync_dir(path);
-	return 0;
-fail:
-	fprintf(err, "kdt: failed to write %zu bytes to %s: %s\n", len, path,
-	    strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	return -1;
+	return bt_file_write(path, &c, 1, mode, BT_W_NOFOLLOW | BT_W_MKDIRS,
+	    err) == 0 ? 0 : -1;
 }
 
 int

@@ -137,11 +137,13 @@ void an_cpio_free(struct an_cpio *cp);
 
 /* "root" + "path" (path absolute inside root). */
 void an_path(char *buf, size_t bufsz, const char *root, const char *path);
-/* Atomically replace "path" with data (temp file + fsync + rename). */
+/*
+ * Atomically replace "path" with data, mode "mode", creating missing
+ * directories; a symbolic link is replaced, not followed (boot/'s
+ * bt_file_write()).  0, or -1 after a message naming the file.
+ */
 int an_file_write(const char *path, const void *data, size_t len,
     uint32_t mode, FILE *err);
-/* mkdir -p of the parent directory of "path". */
-int an_mkdirs_for(const char *path, FILE *err);
 /* Read a whole file; NUL-terminated; -1 with errno set (no message). */
 int an_file_read(const char *path, char **bufp, size_t *lenp);
 /* Is "name" an executable in root's /usr/sbin, /usr/bin, /sbin, /bin? */

@@ -101,9 +101,26 @@ struct bt_chunk {
 /*
  * Replace (or create) "path" atomically with the concatenation of
  * chunks[0, n), as described above.  A new file gets mode 0644 (less the
- * umask); an existing one keeps its mode and owner.  Returns 0 or -errno.
+ * umask); an existing one keeps its mode and owner.  A symbolic link is
+ * followed: its target is replaced (an initrd.img link stays a link).
+ * Returns 0 or -errno.
  */
 int bt_file_replace(const char *path, const struct bt_chunk *chunks,
     unsigned n, FILE *err);
+
+/* Flags of bt_file_write(). */
+#define BT_W_NOFOLLOW	0x1	/* replace a symbolic link itself */
+#define BT_W_MKDIRS	0x2	/* create missing parent directories, 0755 */
+
+/*
+ * bt_file_replace() for files a tool installs into a system, possibly
+ * under another root (kdt -A --root=DIR): the file gets exactly "mode"
+ * and the writer's owner, whatever was there before; with BT_W_NOFOLLOW
+ * a symbolic link at "path" is replaced, never followed (inside a foreign
+ * root an absolute link would lead out of it); with BT_W_MKDIRS missing
+ * directories are created.  Returns 0 or -errno after one message.
+ */
+int bt_file_write(const char *path, const struct bt_chunk *chunks,
+    unsigned n, uint32_t mode, uint32_t wflags, FILE *err);
 
 #endif /* KDT_BT_H */

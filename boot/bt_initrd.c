@@ -178,9 +178,40 @@ bt_target(const char *path, char *out, struct stat *st, int *exists)
 	return 0;
 }
 
-int
-bt_file_replace(const char *path, const struct bt_chunk *chunks, unsigned n,
-    FILE *err)
+/* Create the missing directories above "path", 0755. */
+static int
+bt_mkdirs_for(const char *path, FILE *err)
+{
+	char dir[PATH_MAX], *p, c;
+
+	if (strlen(path) >= sizeof (dir))
+		return bt_err(err, ENAMETOOLONG, "%s: name too long", path);
+	strcpy(dir, path);
+	if ((p = strrchr(dir, '/')) == NULL || p == dir)
+		return 0;
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		c = *p;
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			return bt_err(err, errno, "cannot create directory %s: %s",
+			    dir, strerror(errno));
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	return 0;
+}
+
+/*
+ * The common body: "mode" < 0 keeps an existing file's mode and owner
+ * (0644 less the umask for a new one), else sets exactly "mode".
+ */
+static int
+bt_write(const char *path, const struct bt_chunk *chunks, unsigned n,
+    int mode, uint32_t wflags, FILE *err)
 {
 	char target[PATH_MAX], dirbuf[PATH_MAX], basebuf[PATH_MAX];
 	char tmp[PATH_MAX + 32];
@@ -189,7 +220,17 @@ bt_file_replace(const char *path, const struct bt_chunk *chunks, unsigned n,
 	int fd, rv, exists = 0;
 	unsigned i;
 
-	rv = bt_target(path, target, &st, &exists);
+	if ((wflags & BT_W_MKDIRS) && (rv = bt_mkdirs_for(path, err)) < 0)
+		return rv;
+	if (wflags & BT_W_NOFOLLOW) {
+		if (strlen(path) >= PATH_MAX)
+			return bt_err(err, ENAMETOOLONG, "%s: name too long",
+			    path);
+		strcpy(target, path);
+		rv = 0;
+	} else {
+		rv = bt_target(path, target, &st, &exists);
+	}
 	if (rv < 0)
 		return bt_err(err, -rv, "%s: cannot replace: %s", path,
 		    rv == -EINVAL ? "not a regular file" : strerror(-rv));
@@ -205,7 +246,10 @@ bt_file_replace(const char *path, const struct bt_chunk *chunks, unsigned n,
 	what = "write";
 	for (i = 0, rv = 0; i < n && rv == 0; i++)
 		rv = bt_write_all(fd, chunks[i].bc_buf, chunks[i].bc_len);
-	if (rv == 0) {
+	if (rv == 0 && mode >= 0) {
+		what = "set the mode of";
+		rv = fchmod(fd, (mode_t)mode) == 0 ? 0 : -errno;
+	} else if (rv == 0) {
 		what = "keep the mode and owner of";
 		rv = bt_copy_attrs(fd, &st, exists);
 	}
@@ -232,6 +276,20 @@ bt_file_replace(const char *path, const struct bt_chunk *chunks, unsigned n,
 		return bt_err(err, -rv, "%s: replaced, but fsync of its directory failed: %s",
 		    path, strerror(-rv));
 	return 0;
+}
+
+int
+bt_file_replace(const char *path, const struct bt_chunk *chunks, unsigned n,
+    FILE *err)
+{
+	return bt_write(path, chunks, n, -1, 0, err);
+}
+
+int
+bt_file_write(const char *path, const struct bt_chunk *chunks, unsigned n,
+    uint32_t mode, uint32_t wflags, FILE *err)
+{
+	return bt_write(path, chunks, n, (int)(mode & 07777), wflags, err);
 }
 
 int

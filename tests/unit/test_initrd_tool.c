@@ -450,6 +450,48 @@ START_TEST(test_symlink_followed)
 }
 END_TEST
 
+/*
+ * bt_file_write() (kdt -A's writer): exactly the mode asked for, missing
+ * directories created, and a symbolic link replaced by the file, never
+ * followed -- under kdt -A --root an absolute link would lead out of the
+ * target root.
+ */
+START_TEST(test_file_write_nofollow_mkdirs)
+{
+	struct bt_chunk c[2] = { { "#!/bin/sh\n", 10 }, { "exit 0\n", 7 } };
+	char buf[64];
+	struct stat st;
+	FILE *f;
+	size_t n;
+
+	ck_assert_int_eq(bt_file_write(t_path("a/b/hook"), c, 2, 0755,
+	    BT_W_MKDIRS | BT_W_NOFOLLOW, stderr), 0);
+	ck_assert_int_eq(stat(t_path("a/b/hook"), &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0755);
+	ck_assert_int_eq(st.st_size, 17);
+	/* a link to a file outside: the link is replaced, the file kept */
+	f = fopen(t_path("outside"), "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("keep me\n", f);
+	fclose(f);
+	ck_assert_int_eq(symlink(t_path("outside"), t_path("a/b/cfg")), 0);
+	ck_assert_int_eq(bt_file_write(t_path("a/b/cfg"), c, 1, 0600,
+	    BT_W_NOFOLLOW, stderr), 0);
+	ck_assert_int_eq(lstat(t_path("a/b/cfg"), &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_int_eq(st.st_mode & 07777, 0600);
+	f = fopen(t_path("outside"), "r");
+	n = fread(buf, 1, sizeof (buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	ck_assert_str_eq(buf, "keep me\n");
+	/* without BT_W_MKDIRS a missing directory is an error, named */
+	ck_assert_int_eq(bt_file_write(t_path("c/d"), c, 1, 0644, 0, NULL),
+	    -ENOENT);
+	ck_assert_int_eq(t_stray("a", "outside"), 0);
+}
+END_TEST
+
 /* Run kdt-initrd with up to 4 arguments; its exit status and stdout. */
 static int
 t_tool(char *out, size_t outsz, const char *a1, const char *a2,
@@ -554,6 +596,7 @@ initrd_tool_suite(void)
 	tcase_add_test(tc, test_fault_partial_write_keeps_original);
 	tcase_add_test(tc, test_fault_no_directory);
 	tcase_add_test(tc, test_symlink_followed);
+	tcase_add_test(tc, test_file_write_nofollow_mkdirs);
 	tcase_add_test(tc, test_cli_exit_statuses);
 	suite_add_tcase(s, tc);
 	return s;
