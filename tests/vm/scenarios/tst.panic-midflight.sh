@@ -16,6 +16,12 @@
 #     panics on CPU 0's call 5000 runs after the clause that records, so
 #     the last record of CPU 0 in the dump is exactly call 5000, and CPU 1
 #     has its own consecutive calls up to the moment it was stopped.
+#  3. an NMI panic, the way a hard-lockup watchdog ends a hung machine:
+#     with both CPUs firing, the host injects an NMI into every vCPU
+#     (kdt-vm --nmi-on, unknown_nmi_panic=1), so a CPU may be stopped
+#     inside kdt.ko's probe context with interrupts off, half way through
+#     a record; the dump holds each CPU's consecutive newest calls and a
+#     torn record, if any, is reported and never printed.
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -105,4 +111,13 @@ judge sysrq || kv_fail "sysrq: the records in the dump are not every CPU's newes
     kv_fail "panic() boot failed"
 extract action
 judge action 10005000 || kv_fail "action: the records in the dump are not every committed call"
+
+"$KV_VM" --script "$work/sysrq.d" --smp 2 --add "$work/seqcall:/bin/seqcall" \
+    --append unknown_nmi_panic=1 \
+    --run '/bin/seqcall 9000000 & sleep 3; echo "NMI-""NOW"; sleep 120' \
+    --nmi-on '^NMI-NOW' --expect 'NMI' \
+    --panic-during --dump "$work/nmi.elf" --workdir "$work/vm3" --quiet ||
+    kv_fail "NMI boot failed"
+extract nmi
+judge nmi || kv_fail "nmi: the records in the dump are not every CPU's newest calls"
 echo "PASS"
