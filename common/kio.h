@@ -189,8 +189,27 @@ struct kio_enable {
 	uint64_t	ken_uprobes;	/* in: user address of struct
 					   kio_uprobe[ken_nuprobes] */
 	uint32_t	ken_nuprobes;	/* in: at most KIO_UPROBES_MAX */
-	uint32_t	ken_pad;
+	uint32_t	ken_resized;	/* out: KIO_RS_*, what bufresize=auto
+					   lowered and how often bufsize was
+					   halved (was padding: a kdt.ko
+					   from before leaves it 0) */
 };
+
+/*
+ * ken_resized.  Under bufresize=auto (dtrace's default) kdt.ko halves
+ * bufsize or aggsize until the buffers fit (a quarter of RAM per kind at
+ * most, and what the allocator gives); the consumer then says so, as
+ * dtrace does ("buffer size lowered to 2m"), with the size in force:
+ * the requested bufsize (KIO_BUFSIZE_DEFAULT if the DOF sets none)
+ * shifted right by KIO_RS_BUFSHIFT(ken_resized) -- the region header's
+ * rh_bufsize is that rounded up to whole pages -- and ken_aggsize.
+ * bufresize=manual fails the KIO_ENABLE instead, ken_msg saying why.
+ */
+#define KIO_RS_BUF	0x1	/* principal buffers: bufsize lowered */
+#define KIO_RS_AGG	0x2	/* aggregation buffers: aggsize lowered */
+#define KIO_RS_BUFSHIFT(r)	(((r) >> 8) & 0x3f)	/* halvings */
+#define KIO_BUFSIZE_DEFAULT	(4ULL << 20)	/* a live state's bufsize
+						   when the DOF has none */
 
 _Static_assert(sizeof (struct kio_enable) == 328, "kio_enable");
 
@@ -302,19 +321,27 @@ struct kio_status {
 					   to kdt (kretprobe instances
 					   exhausted, re-entry): drops too */
 	uint64_t	kst_flags;	/* KIO_ST_* */
-	uint64_t	kst_pad[2];
+	uint64_t	kst_deadman;	/* the deadman's timeout in seconds
+					   in force for this state, 0: none
+					   (was padding: a kdt.ko from
+					   before leaves 0; its timeout is
+					   KIO_DEADMAN_SEC) */
+	uint64_t	kst_pad[1];
 };
 
 /*
  * The deadman: a live state whose consumer has not been heard from (any
- * ioctl) for KIO_DEADMAN_SEC while the kernel still runs its timers --
+ * ioctl) for the deadman timeout (kdt.ko's parameter deadman_timeout,
+ * KIO_DEADMAN_SEC unless set; checked every deadman_interval_ms; the
+ * values in force at KIO_GO hold for the state's life, kst_deadman
+ * reports the timeout) while the kernel still runs its timers --
  * the consumer is starved, typically by the probe effect itself -- is
  * stopped: its probes stop recording at once (STOPPED), kdt.ko logs it,
  * and KIO_STATUS sets KIO_ST_DEADMAN.  dtrace reports this as "Abort due
  * to systemic unresponsiveness".  The anonymous state has no consumer to
  * wait for and no deadman.
  */
-#define KIO_DEADMAN_SEC		30
+#define KIO_DEADMAN_SEC		30	/* default deadman_timeout */
 #define KIO_ST_DEADMAN		0x1
 
 _Static_assert(sizeof (struct kio_status) == 112, "kio_status");

@@ -338,6 +338,48 @@ kk_mirror(struct kk *k)
 	return 0;
 }
 
+/* "2m": a byte count as dtrace prints option sizes. */
+static void
+kk_size_str(uint64_t v, char *buf, size_t len)
+{
+	static const char sfx[] = "kmgt";
+	int i = -1;
+
+	while (i < 3 && v != 0 && (v & 1023) == 0) {
+		v >>= 10;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, sfx[i]);
+}
+
+/*
+ * What bufresize=auto lowered (kio.h, ken_resized), in dtrace's words;
+ * on stderr, -q or not, as dtrace.
+ */
+static void
+kk_resized(struct kk *k)
+{
+	uint64_t bufsize = k->kk_den->den_opts[DTRACEOPT_BUFSIZE];
+	char sz[32];
+
+	if (bufsize == DTRACEOPT_UNSET)
+		bufsize = KIO_BUFSIZE_DEFAULT;
+	if (k->kk_en.ken_resized & KIO_RS_BUF) {
+		kk_size_str(bufsize >> KIO_RS_BUFSHIFT(k->kk_en.ken_resized),
+		    sz, sizeof (sz));
+		fprintf(k->kk_err, "%s: buffer size lowered to %s\n",
+		    k->kk_prog, sz);
+	}
+	if (k->kk_en.ken_resized & KIO_RS_AGG) {
+		kk_size_str(k->kk_en.ken_aggsize, sz, sizeof (sz));
+		fprintf(k->kk_err, "%s: aggregation size lowered to %s\n",
+		    k->kk_prog, sz);
+	}
+}
+
 /* The aggregation snapshot buffer and per-CPU drop counts.  0 or 1. */
 static int
 kk_aggs(struct kk *k)
@@ -597,8 +639,10 @@ kk_trace(struct kk *k)
 	(void) kk_status(k);
 	kk_report(k);
 	if (k->kk_st.kst_flags & KIO_ST_DEADMAN) {
-		fprintf(k->kk_err, "%s: processing aborted: Abort due to systemic unresponsiveness (kdt.ko's deadman: this consumer was not heard from for %u s)\n",
-		    k->kk_prog, KIO_DEADMAN_SEC);
+		fprintf(k->kk_err, "%s: processing aborted: Abort due to systemic unresponsiveness (kdt.ko's deadman: this consumer was not heard from for %llu s)\n",
+		    k->kk_prog, k->kk_st.kst_deadman != 0 ?
+		    (unsigned long long)k->kk_st.kst_deadman :
+		    (unsigned long long)KIO_DEADMAN_SEC);
 		k->kk_failed = 1;
 	}
 	rc = kc_sess_finish(&k->kk_sess, k->kk_st.kst_exited != 0,
@@ -665,6 +709,7 @@ kc_kernel_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
 		goto out;
 	kk_settle(k);
 	kc_sess_matched(&k->kk_sess, k->kk_en.ken_nmatched);
+	kk_resized(k);
 	fflush(err);
 	rc = kk_trace(k);
 out:

@@ -50,8 +50,17 @@
 #include "agg.h"
 
 /* Principal buffer bytes per CPU of a live state without bufsize. */
-#define KD_BUFSIZE_DEFAULT	(4ULL << 20)
+#define KD_BUFSIZE_DEFAULT	KIO_BUFSIZE_DEFAULT
 #define KD_BUFSIZE_MAX		(1ULL << 30)
+/*
+ * bufresize=auto halves bufsize and aggsize no further than these (dtrace
+ * goes down to 8 bytes; a buffer smaller than a page holds few records).
+ */
+#define KD_BUFSIZE_MIN		(4ULL << 10)
+#define KD_AGGSIZE_MIN		(4ULL << 10)
+/* DTRACEOPT_BUFRESIZE's values, as dtrace has them (compiler/dc_opt.c) */
+#define KD_BUFRESIZE_AUTO	0
+#define KD_BUFRESIZE_MANUAL	1
 /*
  * Per-CPU aggregation buffer bytes when the program sets no aggsize:
  * dtrace(1)'s 4 MiB per CPU is too much kernel memory at boot on a large
@@ -75,7 +84,9 @@ const struct kd_prov *const kd_provs[] = {
 const uint32_t kd_nprovs = ARRAY_SIZE(kd_provs);
 
 /*
- * The deadman (kio.h): a timer every second while a live state records.
+ * The deadman (kio.h): a timer every cs_dm_ival ms (kd_main.c's
+ * deadman_interval_ms, 1000 unless set) while a live state records; it
+ * stops the state when the consumer was silent for cs_dm_timeout s.
  * It runs in hard interrupt context, so it still runs when probes keep
  * the CPUs so busy that the consumer (or any task) no longer does -- the
  * very case it is for.  It takes no lock: it only stops recording (the
@@ -90,15 +101,15 @@ kd_deadman(struct hrtimer *t)
 	if (!READ_ONCE(cs->cs_active))
 		return HRTIMER_NORESTART;
 	if (time_after(jiffies, READ_ONCE(cs->cs_heard) +
-	    KIO_DEADMAN_SEC * HZ)) {
+	    (unsigned long)cs->cs_dm_timeout * HZ)) {
 		WRITE_ONCE(cs->cs_active, 0);
 		ecb_set_state(cs->cs_es, ECB_ST_STOPPED);
 		WRITE_ONCE(cs->cs_deadman_hit, 1);
-		pr_warn("kdt: a consumer was not heard from for %u s: its tracing is stopped (deadman)\n",
-		    KIO_DEADMAN_SEC);
+		pr_warn("kdt: a consumer was not heard from for %u s: its tracing is stopped (deadman; kdt.deadman_timeout=%u)\n",
+		    cs->cs_dm_timeout, cs->cs_dm_timeout);
 		return HRTIMER_NORESTART;
 	}
-	hrtimer_forward_now(t, ms_to_ktime(1000));
+	hrtimer_forward_now(t, ms_to_ktime(cs->cs_dm_ival));
 	return HRTIMER_RESTART;
 }
 
@@ -416,17 +427,112 @@ kd_vzalloc(size_t size)
 	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 }
 
+/* The most bytes one kind of buffer may take: a quarter of RAM. */
+static uint64_t
+kd_buf_limit(void)
+{
+	return ((uint64_t)totalram_pages() << PAGE_SHIFT) / 4;
+}
+
 static int
 kd_too_big(struct kd_cstate *cs, const char *what, uint64_t size,
     uint64_t per_cpu)
 {
-	uint64_t limit = ((uint64_t)totalram_pages() << PAGE_SHIFT) / 4;
+	uint64_t limit = kd_buf_limit();
 
 	if (size <= limit)
 		return 0;
 	kd_cs_msg(cs, "%s of %llu bytes (%llu per CPU x %u CPUs) exceed the limit of %llu bytes, a quarter of memory",
 	    what, size, per_cpu, cs->cs_ncpu, limit);
 	return 1;
+}
+
+/* Is bufresize=manual in force (auto, dtrace's default, otherwise)? */
+static int
+kd_resize_manual(const struct dof_enabling *den)
+{
+	return kd_opt(den, DTRACEOPT_BUFRESIZE, KD_BUFRESIZE_AUTO) ==
+	    KD_BUFRESIZE_MANUAL;
+}
+
+/*
+ * A live state's region for "bufsize" bytes per CPU, and under switch
+ * policy the spare principal buffers too (cs_bmem: both or neither, as
+ * switching needs both), initialised with "p".  bufresize=auto: while
+ * the request is over a limit (KD_BUFSIZE_MAX per CPU, a quarter of RAM
+ * for each of region and spares) or the memory cannot be had, halve
+ * bufsize and try again, down to KD_BUFSIZE_MIN, and set cs_resized's
+ * KIO_RS_BUF; the consumer says so (kio.h).  bufresize=manual: the first
+ * failure is the answer.  0, or -errno after kd_cs_msg().
+ */
+static int
+kd_region_alloc(struct kd_cstate *cs, struct rgn_params *p, uint64_t bufsize)
+{
+	const int manual = kd_resize_manual(cs->cs_den), sw =
+	    cs->cs_policy == DTRACEOPT_BUFPOLICY_SWITCH;
+	const uint64_t want = bufsize, limit = kd_buf_limit();
+	const struct rgn_hdr *h;
+	struct kdt_err err;
+	uint64_t size, spare;
+	void *region;
+	int rv, lowered;
+
+	for (lowered = 0;; bufsize /= 2, lowered = 1) {
+		if (lowered && bufsize < KD_BUFSIZE_MIN) {
+			kd_cs_msg(cs, "cannot allocate principal buffers: bufsize %llu lowered to %llu and still too large (bufresize=auto stops at %llu bytes per CPU)",
+			    want, bufsize * 2, KD_BUFSIZE_MIN);
+			return -ENOMEM;
+		}
+		size = rgn_size_for(p, bufsize);
+		if (bufsize > KD_BUFSIZE_MAX || size > limit) {
+			if (!manual)
+				continue;
+			if (bufsize > KD_BUFSIZE_MAX)
+				kd_cs_msg(cs, "bufsize %llu exceeds the limit of %llu bytes per CPU (bufresize=manual)",
+				    bufsize, KD_BUFSIZE_MAX);
+			else
+				kd_cs_msg(cs, "principal buffers of %llu bytes (bufsize %llu x %u CPUs) exceed the limit of %llu bytes, a quarter of memory (bufresize=manual)",
+				    size, bufsize, cs->cs_ncpu, limit);
+			return -E2BIG;
+		}
+		region = kd_vzalloc(size);
+		if (region == NULL) {
+			if (!manual)
+				continue;
+			kd_cs_msg(cs, "cannot allocate %llu bytes of principal buffers (bufsize %llu x %u CPUs; bufresize=manual)",
+			    size, bufsize, cs->cs_ncpu);
+			return -ENOMEM;
+		}
+		rv = rgn_init(region, size, p, &err);
+		if (rv != 0) {
+			vfree(region);
+			kd_cs_msg(cs, "%s (bufsize %llu)", err.ke_msg, bufsize);
+			return rv;
+		}
+		h = region;
+		spare = (uint64_t)cs->cs_ncpu * h->rh_cpu_stride;
+		if (sw && (spare > limit ||
+		    (cs->cs_bmem = kd_vzalloc(spare)) == NULL)) {
+			vfree(region);
+			if (!manual)
+				continue;
+			kd_cs_msg(cs, "cannot allocate %llu bytes of spare buffers for bufpolicy=switch (bufsize %llu x %u CPUs; bufresize=manual)",
+			    spare, bufsize, cs->cs_ncpu);
+			return -ENOMEM;
+		}
+		break;
+	}
+	if (bufsize != want) {
+		cs->cs_resized |= KIO_RS_BUF |
+		    (uint32_t)ilog2(want / bufsize) << 8;
+		pr_info("kdt: bufsize %llu lowered to %llu (bufresize=auto)\n",
+		    want, bufsize);
+	}
+	cs->cs_region = region;
+	cs->cs_rgnsize = size;
+	cs->cs_rgn_owned = 1;
+	cs->cs_rgn_init = 1;
+	return 0;
 }
 
 static int
@@ -456,21 +562,10 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 	p.rp_dof = den->den_dof;
 	p.rp_dofsz = den->den_dofsz;
 	if (region == NULL) {
-		if (bufsize > KD_BUFSIZE_MAX) {
-			kd_cs_msg(cs, "bufsize %llu exceeds the limit of %llu bytes per CPU",
-			    bufsize, KD_BUFSIZE_MAX);
-			return -E2BIG;
-		}
-		size = rgn_size_for(&p, bufsize);
-		if (kd_too_big(cs, "principal buffers", size, bufsize))
-			return -E2BIG;
-		region = kd_vzalloc(size);
-		if (region == NULL) {
-			kd_cs_msg(cs, "cannot allocate %llu bytes of principal buffers (bufsize %llu x %u CPUs)",
-			    size, bufsize, cs->cs_ncpu);
-			return -ENOMEM;
-		}
-		cs->cs_rgn_owned = 1;
+		rv = kd_region_alloc(cs, &p, bufsize);
+		if (rv != 0)
+			return rv;
+		return kd_publish(cs, 0, 0);
 	}
 	cs->cs_region = region;
 	cs->cs_rgnsize = size;
@@ -493,12 +588,15 @@ kd_spares(struct kd_cstate *cs)
 
 	if (cs->cs_policy != DTRACEOPT_BUFPOLICY_SWITCH)
 		return 0;
-	if (kd_too_big(cs, "spare principal buffers",
+	/* kd_region_alloc() allocated cs_bmem with the region */
+	if (cs->cs_bmem == NULL && kd_too_big(cs, "spare principal buffers",
 	    (uint64_t)cs->cs_ncpu * h->rh_cpu_stride, h->rh_cpu_stride))
 		return -E2BIG;
 	cs->cs_bspare = kvcalloc(cs->cs_ncpu, sizeof (*cs->cs_bspare),
 	    GFP_KERNEL);
-	cs->cs_bmem = kd_vzalloc((size_t)cs->cs_ncpu * h->rh_cpu_stride);
+	if (cs->cs_bmem == NULL)
+		cs->cs_bmem = kd_vzalloc((size_t)cs->cs_ncpu *
+		    h->rh_cpu_stride);
 	if (cs->cs_bspare == NULL || cs->cs_bmem == NULL) {
 		kd_cs_msg(cs, "cannot allocate %llu bytes of spare buffers for bufpolicy=switch",
 		    (unsigned long long)cs->cs_ncpu * h->rh_cpu_stride);
@@ -523,12 +621,15 @@ kd_aggspares(struct kd_cstate *cs)
 	if (cs->cs_es->es_cpus[0].ec_agg == NULL ||
 	    (cs->cs_anon && !cs->cs_claimed))
 		return 0;	/* anonymous: read from the region, whole */
-	if (kd_too_big(cs, "spare aggregation buffers",
+	/* a live state's cs_amem comes with its runner (kd_runner) */
+	if (cs->cs_amem == NULL && kd_too_big(cs, "spare aggregation buffers",
 	    (uint64_t)cs->cs_ncpu * cs->cs_aggsize, cs->cs_aggsize))
 		return -E2BIG;
 	cs->cs_aspare = kvcalloc(cs->cs_ncpu, sizeof (*cs->cs_aspare),
 	    GFP_KERNEL);
-	cs->cs_amem = kd_vzalloc((size_t)cs->cs_ncpu * cs->cs_aggsize);
+	if (cs->cs_amem == NULL)
+		cs->cs_amem = kd_vzalloc((size_t)cs->cs_ncpu *
+		    cs->cs_aggsize);
 	if (cs->cs_aspare == NULL || cs->cs_amem == NULL) {
 		kd_cs_msg(cs, "cannot allocate %llu bytes of spare aggregation buffers (aggsize %llu)",
 		    (unsigned long long)cs->cs_ncpu * cs->cs_aggsize,
@@ -547,13 +648,26 @@ kd_aggspares(struct kd_cstate *cs)
 	return 0;
 }
 
+/*
+ * The runner (ecb.h) with its per-CPU aggregation buffers and, for a live
+ * state, the spare aggregation buffers (cs_amem: kd_aggspares finishes
+ * them).  bufresize=auto: while the aggregation buffers (own and spare,
+ * each a quarter of RAM at most) cannot be had, halve aggsize and try
+ * again, down to KD_AGGSIZE_MIN, and set KIO_RS_AGG.  The anonymous
+ * state's aggregations are in its region: no resizing.  0 or -errno
+ * after kd_cs_msg().
+ */
 static int
 kd_runner(struct kd_cstate *cs)
 {
 	const struct dof_enabling *den = cs->cs_den;
+	const int resize = den->den_naggs != 0 && !cs->cs_anon &&
+	    !kd_resize_manual(den);
+	const uint64_t limit = kd_buf_limit();
 	struct ecb_params p;
 	struct kdt_err err;
-	int rv;
+	uint64_t want, total;
+	int rv, lowered;
 
 	ecb_params_init(&p, den, cs->cs_ncpu);
 	p.ep_policy = cs->cs_wpolicy;
@@ -561,10 +675,43 @@ kd_runner(struct kd_cstate *cs)
 		p.ep_aggsize = KD_AGGSIZE_DEFAULT;
 	if (cs->cs_flags & KIO_EN_DESTRUCTIVE)
 		p.ep_destructive = 1;	/* -w; else the DOF's option */
-	rv = ecb_create(den, &p, &cs->cs_es, &err);
-	if (rv != 0) {
-		kd_cs_msg(cs, "%s", err.ke_msg);
-		return rv;
+	want = p.ep_aggsize;
+	for (lowered = 0;; p.ep_aggsize /= 2, lowered = 1) {
+		if (lowered && p.ep_aggsize < KD_AGGSIZE_MIN) {
+			kd_cs_msg(cs, "cannot allocate aggregation buffers: aggsize %llu lowered to %llu and still too large (bufresize=auto stops at %llu bytes per CPU)",
+			    want, p.ep_aggsize * 2, KD_AGGSIZE_MIN);
+			return -ENOMEM;
+		}
+		total = (uint64_t)cs->cs_ncpu * p.ep_aggsize;
+		if (resize && total > limit)
+			continue;
+		rv = ecb_create(den, &p, &cs->cs_es, &err);
+		if (rv == -ENOMEM && resize)
+			continue;
+		if (rv != 0) {
+			kd_cs_msg(cs, "%s%s", err.ke_msg, rv == -ENOMEM &&
+			    den->den_naggs != 0 && kd_resize_manual(den) ?
+			    " (bufresize=manual)" : "");
+			return rv;
+		}
+		if (den->den_naggs == 0 || cs->cs_anon)
+			break;
+		if (total <= limit &&
+		    (cs->cs_amem = kd_vzalloc((size_t)total)) != NULL)
+			break;
+		ecb_destroy(cs->cs_es);
+		cs->cs_es = NULL;
+		if (!resize) {
+			kd_cs_msg(cs, "cannot allocate %llu bytes of spare aggregation buffers (aggsize %llu x %u CPUs%s)",
+			    total, p.ep_aggsize, cs->cs_ncpu,
+			    kd_resize_manual(den) ? "; bufresize=manual" : "");
+			return total > limit ? -E2BIG : -ENOMEM;
+		}
+	}
+	if (p.ep_aggsize != want) {
+		cs->cs_resized |= KIO_RS_AGG;
+		pr_info("kdt: aggsize %llu lowered to %llu (bufresize=auto)\n",
+		    want, p.ep_aggsize);
 	}
 	cs->cs_aggsize = den->den_naggs != 0 ? p.ep_aggsize : 0;
 	ecb_set_region(cs->cs_es, cs->cs_region);
@@ -631,6 +778,9 @@ kd_cs_register(struct kd_cstate *cs)
 	mutex_lock(&kd_states_lock);
 	list_add_tail(&cs->cs_link, &kd_states);
 	mutex_unlock(&kd_states_lock);
+	mutex_lock(&cs->cs_lock);
+	kd_sdt_registered(cs);	/* unloads reach cs from now on */
+	mutex_unlock(&cs->cs_lock);
 }
 
 /* Match module "mod", coming, against every ECB; arm what it adds. */
@@ -693,8 +843,18 @@ kd_mod_notify(struct notifier_block *nb, unsigned long val, void *data)
 	return NOTIFY_DONE;
 }
 
+/*
+ * Priority 1, like jump_label's and trace_events' notifiers and above
+ * tracepoint.c's (0): a going module's probes must be unregistered
+ * before tracepoint.c checks that nothing is left on its tracepoints
+ * (it warns otherwise) and before kprobes marks its kprobes gone.  A
+ * coming module is seen after jump_label (registered at boot with the
+ * same priority, so called first) and before tracepoint.c lists it,
+ * which registering a probe on its tracepoints does not need.
+ */
 static struct notifier_block kd_mod_nb = {
 	.notifier_call = kd_mod_notify,
+	.priority = 1,
 };
 
 int
@@ -724,9 +884,13 @@ kd_cs_go(struct kd_cstate *cs)
 	WRITE_ONCE(cs->cs_active, 1);
 	cs->cs_phase = KD_PH_GO;
 	if (!cs->cs_anon) {
+		cs->cs_dm_timeout = READ_ONCE(kd_deadman_timeout);
+		cs->cs_dm_ival = READ_ONCE(kd_deadman_interval_ms);
+	}
+	if (!cs->cs_anon && cs->cs_dm_timeout != 0) {
 		cs->cs_heard = jiffies;
 		cs->cs_deadman_on = 1;
-		hrtimer_start(&cs->cs_deadman, ms_to_ktime(1000),
+		hrtimer_start(&cs->cs_deadman, ms_to_ktime(cs->cs_dm_ival),
 		    HRTIMER_MODE_REL_HARD);
 	}
 	return 0;
@@ -808,12 +972,20 @@ kd_cs_free(struct kd_cstate *cs)
 
 	if (cs == NULL)
 		return;
+	/*
+	 * Stop (disarm) before leaving the list of states, under cs_lock as
+	 * the module notifier takes it: a module unloading meanwhile must
+	 * either find its probes disarmed or reach this state to disarm
+	 * them (kd_sdt.c: a handler left on a freed tracepoint).
+	 */
+	mutex_lock(&cs->cs_lock);
+	kd_cs_stop(cs);
+	mutex_unlock(&cs->cs_lock);
 	if (!list_empty(&cs->cs_link)) {
 		mutex_lock(&kd_states_lock);
 		list_del_init(&cs->cs_link);
 		mutex_unlock(&kd_states_lock);
 	}
-	kd_cs_stop(cs);
 	for (i = 0; i < kd_nprovs; i++)
 		kd_provs[i]->pv_free(cs);
 	for (i = 0; i < cs->cs_nprobes; i++) {
@@ -1054,6 +1226,7 @@ kd_cs_status(struct kd_cstate *cs, struct kio_status *st)
 	st->kst_dyndrops = ecb_dyndrops(es);
 	if (READ_ONCE(cs->cs_deadman_hit))
 		st->kst_flags |= KIO_ST_DEADMAN;
+	st->kst_deadman = cs->cs_dm_timeout;
 	st->kst_missed = atomic64_read(&cs->cs_missed);
 	for (p = 0; p < kd_nprovs; p++)
 		if (kd_provs[p]->pv_missed != NULL)

@@ -225,6 +225,7 @@ kd_enable(struct file *f, struct kio_enable *ken)
 		ken->ken_nprobes = cs->cs_nlive;
 		ken->ken_nmatched = cs->cs_npairs;
 		ken->ken_policy = cs->cs_policy;
+		ken->ken_resized = cs->cs_resized;
 		f->private_data = cs;
 	} else if (rv == -ENOENT) {
 		ken->ken_badecb = cs->cs_badecb;

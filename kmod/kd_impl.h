@@ -199,6 +199,7 @@ struct kd_cstate {
 	void		*cs_amem;	/* spare aggregation buffers */
 	struct agg_buf	**cs_aspare;	/* [cpu]: the one not in use */
 	uint64_t	cs_aggsize;	/* 0: no aggregations */
+	uint32_t	cs_resized;	/* KIO_RS_*: bufresize=auto lowered */
 	/* probe context */
 	struct ecb_state *cs_es;
 	int		cs_active;	/* kd_fire records */
@@ -209,6 +210,10 @@ struct kd_cstate {
 	struct hrtimer	cs_deadman;
 	int		cs_deadman_on;	/* scheduled */
 	int		cs_deadman_hit;	/* it stopped the state */
+	uint32_t	cs_dm_timeout;	/* s of silence allowed (kd_main.c's
+					   deadman_timeout at KIO_GO), 0:
+					   no deadman */
+	uint32_t	cs_dm_ival;	/* ms between checks */
 };
 
 /* The module-wide state (kd_main.c). */
@@ -233,6 +238,9 @@ extern const uint32_t kd_nprovs;
 
 /* kd_main.c */
 void kd_fail(const char *fmt, ...) __printf(1, 2);
+/* The deadman's parameters (kio.h); read with READ_ONCE. */
+extern unsigned int kd_deadman_timeout;		/* s, 0: off */
+extern unsigned int kd_deadman_interval_ms;
 int kd_start(const void *dof, size_t len, const char *what);
 
 /*
@@ -314,6 +322,12 @@ struct kd_fsym {
  * 0 or -errno.  Setup context.
  */
 int kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n);
+
+/*
+ * kd_sdt.c: "cs" is on the list of states that hear of module unloads
+ * (kd_cs_register): drop the module references its matching took.
+ */
+void kd_sdt_registered(struct kd_cstate *cs);
 
 /* kd_ksym.c */
 int kd_ksym_init(void);

@@ -19,6 +19,24 @@
  * Built into the kernel (boot/kdt-builtin), the same kdt.* words are this
  * object's parameters, and kd_builtin.c's initcalls replace kd_init:
  * kd_start() early, with the DOF from the initrd trailer, /dev/kdt later.
+ *
+ * Parameters:
+ *
+ *	region=SIZE@PHYS	the reserved region (above)
+ *	anon=1			run the anonymous enabling
+ *	deadman_timeout=SEC	stop a live consumer's tracing when it has
+ *				not been heard from for SEC seconds (kio.h,
+ *				"The deadman"); 0 to 3600, default
+ *				KIO_DEADMAN_SEC (30); 0: no deadman
+ *	deadman_interval_ms=MS	how often the deadman looks: 10 to 60000,
+ *				default 1000; the cut-off comes between SEC
+ *				and SEC + MS/1000 seconds of silence
+ *
+ * The deadman's two are writable at run time in
+ * /sys/module/kdt/parameters/; each enabling keeps the values in force
+ * when it started (KIO_GO).  An out-of-range value is refused (-EINVAL,
+ * and the kernel log names the parameter, the value and the range); at
+ * load that fails the insmod, as for any bad module parameter.
  */
 #include <linux/module.h>
 #include <linux/crash_dump.h>	/* is_kdump_kernel */
@@ -40,6 +58,57 @@ MODULE_PARM_DESC(region, "reserved region SIZE@PHYS, e.g. 16M@0x10000000 (needs 
 static bool anon;
 module_param(anon, bool, 0444);
 MODULE_PARM_DESC(anon, "enable the anonymous enabling in /lib/firmware/kdt/anon.dof");
+
+#define KD_DEADMAN_TIMEOUT_MAX	3600
+#define KD_DEADMAN_IVAL_MIN	10
+#define KD_DEADMAN_IVAL_MAX	60000
+
+unsigned int kd_deadman_timeout = KIO_DEADMAN_SEC;
+unsigned int kd_deadman_interval_ms = 1000;
+
+/* Set an unsigned parameter to "val" if it is in [lo, hi]. */
+static int
+kd_param_range(const char *val, const struct kernel_param *kp,
+    unsigned int lo, unsigned int hi)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) != 0 || v < lo || v > hi) {
+		pr_err("kdt: parameter %s=%.*s refused: want an integer from %u to %u\n",
+		    kp->name, (int)strcspn(val, "\n"), val, lo, hi);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static int
+kd_set_dm_timeout(const char *val, const struct kernel_param *kp)
+{
+	return kd_param_range(val, kp, 0, KD_DEADMAN_TIMEOUT_MAX);
+}
+
+static int
+kd_set_dm_ival(const char *val, const struct kernel_param *kp)
+{
+	return kd_param_range(val, kp, KD_DEADMAN_IVAL_MIN,
+	    KD_DEADMAN_IVAL_MAX);
+}
+
+static const struct kernel_param_ops kd_dm_timeout_ops = {
+	.set	= kd_set_dm_timeout,
+	.get	= param_get_uint,
+};
+static const struct kernel_param_ops kd_dm_ival_ops = {
+	.set	= kd_set_dm_ival,
+	.get	= param_get_uint,
+};
+module_param_cb(deadman_timeout, &kd_dm_timeout_ops, &kd_deadman_timeout,
+    0644);
+MODULE_PARM_DESC(deadman_timeout, "seconds a live consumer may go unheard before its tracing is stopped, 0-3600, 0: never (default 30)");
+module_param_cb(deadman_interval_ms, &kd_dm_ival_ops,
+    &kd_deadman_interval_ms, 0644);
+MODULE_PARM_DESC(deadman_interval_ms, "milliseconds between deadman checks, 10-60000 (default 1000)");
 
 struct kd_state kd_state;
 

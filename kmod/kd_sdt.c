@@ -4,10 +4,10 @@
  * Probes are sdt:<system>::<event>, e.g. sdt:sched::sched_switch or
  * sdt:irq::irq_handler_entry: the module part is the trace event system
  * the tracepoint belongs to, the function part is empty, the name is the
- * tracepoint's name.  Only core-kernel tracepoints are provided for now
- * (for_each_kernel_tracepoint()); those of modules, loaded before or
- * after the enabling, are not.  sys_enter and sys_exit are tracepoints
- * like the others and appear as sdt:raw_syscalls::sys_enter/sys_exit.
+ * tracepoint's name.  sys_enter and sys_exit are tracepoints like the
+ * others and appear as sdt:raw_syscalls::sys_enter/sys_exit.  The
+ * tracepoints of modules are probes too (sdt:kyber::kyber_latency once
+ * kyber-iosched is loaded): see "Modules" below.
  *
  * The system.  struct tracepoint does not know its system; ftrace's event
  * list does.  Each struct trace_event_call on the list "ftrace_events"
@@ -41,10 +41,43 @@
  * than 64 bits have unspecified upper bits (in practice zero-extended:
  * a negative int arrives as 0x00000000ffffffff..).
  *
- * Probe creation order is tracepoint iteration order; kp_key is the
- * tracepoint's index in that order.  kp_u.u_word[0] holds the struct
- * tracepoint, u_word[1] 1 while our handler is registered on it,
- * u_word[2] the argument count the handler uses.  pv_enable registers
+ * Modules.  A module's tracepoints are in mod->tracepoints_ptrs, its
+ * events (and so the systems) in mod->trace_events, its argument counts
+ * in mod->bpf_raw_events; a module tracepoint without an event gets the
+ * module's name as its system.  Modules the tracepoint code itself
+ * ignores (tainted other than out-of-tree, staging, unsigned or test:
+ * forced loads) are ignored here too.  Three ways in:
+ *
+ *   - pv_match walks the modules loaded now.  Their list is private to
+ *     tracepoint.c, but register_tracepoint_module_notifier() calls a new
+ *     notifier once per listed module, under the list's mutex, which also
+ *     keeps each of them from finishing its unload meanwhile; kd_sdt.c
+ *     registers a notifier on the stack for the walk and unregisters it
+ *     at once.  Only live modules are taken (one still coming is left to
+ *     its notifier, one going is on its way out).  An enabling (not a
+ *     listing) takes a reference on each module it attached probes in,
+ *     because the state only hears of unloads once kd_cs_register() has
+ *     put it on the list of states; kd_sdt_registered() drops them then
+ *     (pv_free if the state never got there).  An rmmod in that short
+ *     window fails with EBUSY rather than leaving our handler on a freed
+ *     tracepoint.
+ *   - pv_match_mod, from kd_cs.c's module notifier while a module is
+ *     coming (retained enablings); pv_arm registers what it added.
+ *   - pv_mod_gone, from the same notifier while the module is going,
+ *     before tracepoint.c checks that nothing is left on the module's
+ *     tracepoints (kd_cs.c's notifier runs first: see kd_mod_nb):
+ *     unregister, wait for running handlers, and drop the probes from the
+ *     probe hash so that a reload makes new ones (new tracepoints, new
+ *     probe IDs), as fbt does.  The probes stay in cs_probes (their EPIDs
+ *     stay valid for records already written) but never fire again.
+ *
+ * Probe creation order is tracepoint iteration order, the core kernel's
+ * first, then the loaded modules' in load order; kp_key is a core
+ * tracepoint's index in that order, a module tracepoint's address (the
+ * two cannot meet: indexes are small, addresses are kernel addresses).
+ * kp_u.u_word[0] holds the struct tracepoint (0 once its module is
+ * gone), u_word[1] 1 while our handler is registered on it, u_word[2]
+ * the argument count the handler uses.  pv_enable registers
  * the handler for the count on each probe's tracepoint with the probe as
  * its data; pv_disable unregisters every handler, then waits once with
  * tracepoint_synchronize_unregister() for any still running.
@@ -70,8 +103,14 @@ struct kd_sdt_tp {
 	uint32_t	st_nargs;	/* KD_SDT_NREGARGS if unknown */
 };
 
-/* Per state (cs_pdata[4]): the core tracepoints in iteration order. */
+/*
+ * Per state (cs_pdata[4]): the core tracepoints in iteration order, and
+ * the modules the state holds a reference on until kd_sdt_registered().
+ */
 struct kd_sdt_state {
+	struct module	**ss_mods;	/* kmalloc'd, ss_nmods used */
+	uint32_t	ss_nmods;
+	uint32_t	ss_modcap;
 	uint32_t	ss_n;
 	uint32_t	ss_cap;
 	struct kd_sdt_tp ss_tps[];
@@ -219,6 +258,190 @@ kd_sdt_state(struct kd_cstate *cs)
 	return ss;
 }
 
+/*
+ * Attach ECB "ecb" to the probe of tracepoint "tp" (key "key", system
+ * "system", "nargs" arguments) if "pd" matches it: 1 if so, 0 if not,
+ * -errno after kd_cs_msg().
+ */
+static int
+kd_sdt_attach(struct kd_cstate *cs, const struct dof_pdesc *pd, uint32_t ecb,
+    uint64_t key, struct tracepoint *tp, const char *system, uint32_t nargs)
+{
+	struct kd_probe *kp;
+
+	if (!kd_part_match(pd->lp_mod, system) ||
+	    !kd_part_match(pd->lp_name, tp->name))
+		return 0;
+	kp = kd_probe_attach(cs, &kd_prov_sdt, key, system, "", tp->name, 0,
+	    ecb);
+	if (IS_ERR(kp))
+		return PTR_ERR(kp);
+	kp->kp_u.u_word[0] = (uintptr_t)tp;
+	kp->kp_u.u_word[2] = nargs;
+	return 1;
+}
+
+/*
+ * Does the tracepoint code leave "mod" alone?  It does for modules with
+ * no tracepoints and for those tainted by more than being out-of-tree,
+ * staging, unsigned or a test (tracepoint.c's trace_module_has_bad_taint,
+ * not exported).
+ */
+static int
+kd_sdt_mod_ignored(const struct module *mod)
+{
+	const unsigned long fine = BIT(TAINT_OOT_MODULE) | BIT(TAINT_CRAP) |
+	    BIT(TAINT_UNSIGNED_MODULE) | BIT(TAINT_TEST);
+
+	return mod->num_tracepoints == 0 || (mod->taints & ~fine) != 0;
+}
+
+/* The system of module tracepoint "tp": its event's, else the module's. */
+static const char *
+kd_sdt_mod_system(const struct module *mod, const struct tracepoint *tp)
+{
+	const struct trace_event_call *call;
+	unsigned int i;
+
+	for (i = 0; i < mod->num_trace_events; i++) {
+		call = mod->trace_events[i];
+		if (call != NULL && (call->flags & TRACE_EVENT_FL_TRACEPOINT) &&
+		    call->tp == tp && call->class != NULL &&
+		    call->class->system != NULL)
+			return call->class->system;
+	}
+	return mod->name;
+}
+
+/* The argument count of module tracepoint "tp" (BPF's table). */
+static uint32_t
+kd_sdt_mod_nargs(const struct module *mod, const struct tracepoint *tp)
+{
+#ifdef CONFIG_BPF_EVENTS
+	unsigned int i;
+
+	for (i = 0; i < mod->num_bpf_raw_events; i++)
+		if (mod->bpf_raw_events[i].tp == tp)
+			return mod->bpf_raw_events[i].num_args;
+#endif
+	return KD_SDT_NREGARGS;
+}
+
+/*
+ * Attach ECB "ecb" to the tracepoints of module "mod" that "pd" matches.
+ * Returns how many, or -errno after kd_cs_msg().  "mod" cannot go away
+ * meanwhile (the caller says why).
+ */
+static int
+kd_sdt_match_tps(struct kd_cstate *cs, const struct dof_pdesc *pd,
+    uint32_t ecb, struct module *mod)
+{
+	struct tracepoint *tp;
+	unsigned int i;
+	int rv, n = 0;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		tp = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+		if (tp == NULL || tp->name == NULL)
+			continue;
+		rv = kd_sdt_attach(cs, pd, ecb, (uintptr_t)tp, tp,
+		    kd_sdt_mod_system(mod, tp), kd_sdt_mod_nargs(mod, tp));
+		if (rv < 0)
+			return rv;
+		n += rv;
+	}
+	return n;
+}
+
+/* Hold "mod" until kd_sdt_registered(): 0, or -errno (-ENOENT: going). */
+static int
+kd_sdt_hold(struct kd_cstate *cs, struct kd_sdt_state *ss, struct module *mod)
+{
+	struct module **mods;
+	uint32_t i;
+
+	for (i = 0; i < ss->ss_nmods; i++)
+		if (ss->ss_mods[i] == mod)
+			return 0;
+	if (ss->ss_nmods == ss->ss_modcap) {
+		mods = krealloc_array(ss->ss_mods, ss->ss_modcap + 8,
+		    sizeof (*mods), GFP_KERNEL);
+		if (mods == NULL) {
+			kd_cs_msg(cs, "sdt provider: out of memory holding module %s",
+			    mod->name);
+			return -ENOMEM;
+		}
+		ss->ss_mods = mods;
+		ss->ss_modcap += 8;
+	}
+	if (!try_module_get(mod))
+		return -ENOENT;
+	ss->ss_mods[ss->ss_nmods++] = mod;
+	return 0;
+}
+
+static void
+kd_sdt_release(struct kd_sdt_state *ss)
+{
+	uint32_t i;
+
+	for (i = 0; i < ss->ss_nmods; i++)
+		module_put(ss->ss_mods[i]);
+	ss->ss_nmods = 0;
+}
+
+void
+kd_sdt_registered(struct kd_cstate *cs)
+{
+	struct kd_sdt_state *ss = cs->cs_pdata[kd_prov_sdt.pv_id];
+
+	if (ss != NULL)
+		kd_sdt_release(ss);
+}
+
+/* The walk over the loaded modules with tracepoints (see the top). */
+struct kd_sdt_walk {
+	struct notifier_block sw_nb;
+	struct kd_cstate *sw_cs;
+	struct kd_sdt_state *sw_ss;
+	const struct dof_pdesc *sw_pd;
+	uint32_t	sw_ecb;
+	int		sw_n;		/* probes matched, or -errno */
+};
+
+/* tracepoint.c's module list mutex held: "mod" cannot finish going. */
+static int
+kd_sdt_walk_one(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct kd_sdt_walk *sw = container_of(nb, struct kd_sdt_walk, sw_nb);
+	struct module *mod = ((struct tp_module *)data)->mod;
+	struct kd_cstate *cs = sw->sw_cs;
+	uint32_t held = sw->sw_ss->ss_nmods;
+	int rv;
+
+	if (val != MODULE_STATE_COMING || sw->sw_n < 0 ||
+	    READ_ONCE(mod->state) != MODULE_STATE_LIVE ||
+	    kd_sdt_mod_ignored(mod))
+		return NOTIFY_DONE;
+	if (!cs->cs_list) {
+		rv = kd_sdt_hold(cs, sw->sw_ss, mod);
+		if (rv == -ENOENT)
+			return NOTIFY_DONE;	/* began to go just now */
+		if (rv < 0) {
+			sw->sw_n = rv;
+			return NOTIFY_DONE;
+		}
+	}
+	rv = kd_sdt_match_tps(cs, sw->sw_pd, sw->sw_ecb, mod);
+	if (rv == 0 && sw->sw_ss->ss_nmods > held) {
+		/* nothing here for this ECB: do not hold the module */
+		module_put(mod);
+		sw->sw_ss->ss_nmods--;
+	}
+	sw->sw_n = rv < 0 ? rv : sw->sw_n + rv;
+	return NOTIFY_DONE;
+}
+
 /* Setup context, cs_lock held. */
 static int
 kd_sdt_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
@@ -226,9 +449,9 @@ kd_sdt_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
 {
 	const struct kd_sdt_tp *st;
 	struct kd_sdt_state *ss;
-	struct kd_probe *kp;
+	struct kd_sdt_walk sw;
 	uint32_t i;
-	int n = 0;
+	int rv, n = 0;
 
 	if (!kd_part_match(pd->lp_prov, kd_prov_sdt.pv_name) ||
 	    !kd_part_match(pd->lp_func, ""))
@@ -237,18 +460,40 @@ kd_sdt_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
 		return -ENOMEM;
 	for (i = 0; i < ss->ss_n; i++) {
 		st = &ss->ss_tps[i];
-		if (!kd_part_match(pd->lp_mod, st->st_system) ||
-		    !kd_part_match(pd->lp_name, st->st_tp->name))
-			continue;
-		kp = kd_probe_attach(cs, &kd_prov_sdt, i, st->st_system, "",
-		    st->st_tp->name, 0, ecb);
-		if (IS_ERR(kp))
-			return PTR_ERR(kp);
-		kp->kp_u.u_word[0] = (uintptr_t)st->st_tp;
-		kp->kp_u.u_word[2] = st->st_nargs;
-		n++;
+		rv = kd_sdt_attach(cs, pd, ecb, i, st->st_tp, st->st_system,
+		    st->st_nargs);
+		if (rv < 0)
+			return rv;
+		n += rv;
 	}
-	return n;
+	memset(&sw, 0, sizeof (sw));
+	sw.sw_nb.notifier_call = kd_sdt_walk_one;
+	sw.sw_cs = cs;
+	sw.sw_ss = ss;
+	sw.sw_pd = pd;
+	sw.sw_ecb = ecb;
+	rv = register_tracepoint_module_notifier(&sw.sw_nb);
+	if (rv != 0) {
+		kd_cs_msg(cs, "sdt provider: cannot walk the modules' tracepoints: error %d",
+		    rv);
+		return rv;
+	}
+	(void) unregister_tracepoint_module_notifier(&sw.sw_nb);
+	return sw.sw_n < 0 ? sw.sw_n : n + sw.sw_n;
+}
+
+/*
+ * Module "mod" is coming (kd_cs.c's module notifier, which keeps it from
+ * going meanwhile).  Setup context, cs_lock held.
+ */
+static int
+kd_sdt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
+    uint32_t ecb, struct module *mod)
+{
+	if (!kd_part_match(pd->lp_prov, kd_prov_sdt.pv_name) ||
+	    !kd_part_match(pd->lp_func, "") || kd_sdt_mod_ignored(mod))
+		return 0;
+	return kd_sdt_match_tps(cs, pd, ecb, mod);
 }
 
 /*
@@ -343,17 +588,23 @@ kd_sdt_tp(const struct kd_probe *kp)
 	return (struct tracepoint *)(uintptr_t)kp->kp_u.u_word[0];
 }
 
-/* Setup context, cs_lock held. */
+/*
+ * Register the handlers of the probes of "cs" from index "from" on that
+ * have ECBs and are not registered yet.  Returns how many are armed now;
+ * with "strict", -errno when there were some and none could be.  Setup
+ * context, cs_lock held.
+ */
 static int
-kd_sdt_enable(struct kd_cstate *cs)
+kd_sdt_register(struct kd_cstate *cs, uint32_t from, int strict)
 {
 	struct kd_probe *kp;
 	uint32_t i, nprobes = 0;
 	int rv, armed = 0, err = 0;
 
-	for (i = 0; i < cs->cs_nprobes; i++) {
+	for (i = from; i < cs->cs_nprobes; i++) {
 		kp = cs->cs_probes[i];
 		if (kp == NULL || kp->kp_prov != &kd_prov_sdt ||
+		    kp->kp_necbs == 0 || kp->kp_u.u_word[0] == 0 ||
 		    kp->kp_u.u_word[1] != 0)
 			continue;
 		nprobes++;
@@ -371,36 +622,84 @@ kd_sdt_enable(struct kd_cstate *cs)
 			    kp->kp_ep.ep_mod, kp->kp_ep.ep_name,
 			    kp->kp_ep.ep_id, rv);
 	}
-	return nprobes != 0 && armed == 0 ? err : armed;
+	return strict && nprobes != 0 && armed == 0 ? err : armed;
 }
 
-/* Setup context; when it returns no handler of "cs" runs. */
+/* Setup context, cs_lock held. */
+static int
+kd_sdt_enable(struct kd_cstate *cs)
+{
+	return kd_sdt_register(cs, 0, 1);
+}
+
+/* The probes a coming module added (kd_cs_mod_coming). */
+static int
+kd_sdt_arm(struct kd_cstate *cs, uint32_t from)
+{
+	return kd_sdt_register(cs, from, 0);
+}
+
+/*
+ * Unregister the handlers of the probes that "gone" selects (NULL: all),
+ * then wait for any still running.  Probes of "gone" also leave the probe
+ * hash and forget their tracepoint, which is about to be freed.  Setup
+ * context; when it returns no handler of them runs.
+ */
 static void
-kd_sdt_disable(struct kd_cstate *cs)
+kd_sdt_unregister(struct kd_cstate *cs, struct module *gone)
 {
 	struct kd_probe *kp;
 	uint32_t i, n = 0;
 
 	for (i = 0; i < cs->cs_nprobes; i++) {
 		kp = cs->cs_probes[i];
-		if (kp == NULL || kp->kp_prov != &kd_prov_sdt ||
-		    kp->kp_u.u_word[1] == 0)
+		if (kp == NULL || kp->kp_prov != &kd_prov_sdt)
 			continue;
-		tracepoint_probe_unregister(kd_sdt_tp(kp), kd_sdt_handler(kp),
-		    kp);
-		kp->kp_u.u_word[1] = 0;
-		kp->kp_live = 0;
-		n++;
+		if (gone != NULL &&
+		    !within_module((unsigned long)kp->kp_u.u_word[0], gone))
+			continue;
+		if (kp->kp_u.u_word[1] != 0) {
+			tracepoint_probe_unregister(kd_sdt_tp(kp),
+			    kd_sdt_handler(kp), kp);
+			kp->kp_u.u_word[1] = 0;
+			kp->kp_live = 0;
+			n++;
+		}
+		if (gone != NULL) {
+			kp->kp_u.u_word[0] = 0;
+			hlist_del_init(&kp->kp_hash);	/* never found again */
+		}
 	}
 	if (n != 0)
 		tracepoint_synchronize_unregister();
 }
 
+/* Setup context; when it returns no handler of "cs" runs. */
+static void
+kd_sdt_disable(struct kd_cstate *cs)
+{
+	kd_sdt_unregister(cs, NULL);
+}
+
+/* Module "mod" is going; cs_lock held. */
+static void
+kd_sdt_mod_gone(struct kd_cstate *cs, struct module *mod)
+{
+	if (mod->num_tracepoints != 0)
+		kd_sdt_unregister(cs, mod);
+}
+
 static void
 kd_sdt_free(struct kd_cstate *cs)
 {
+	struct kd_sdt_state *ss = cs->cs_pdata[kd_prov_sdt.pv_id];
+
 	kd_sdt_disable(cs);	/* a no-op after pv_disable */
-	kvfree(cs->cs_pdata[kd_prov_sdt.pv_id]);
+	if (ss != NULL) {
+		kd_sdt_release(ss);	/* never registered */
+		kfree(ss->ss_mods);
+	}
+	kvfree(ss);
 	cs->cs_pdata[kd_prov_sdt.pv_id] = NULL;
 }
 
@@ -411,4 +710,7 @@ const struct kd_prov kd_prov_sdt = {
 	.pv_enable	= kd_sdt_enable,
 	.pv_disable	= kd_sdt_disable,
 	.pv_free	= kd_sdt_free,
+	.pv_match_mod	= kd_sdt_match_mod,
+	.pv_arm		= kd_sdt_arm,
+	.pv_mod_gone	= kd_sdt_mod_gone,
 };
