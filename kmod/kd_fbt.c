@@ -44,6 +44,8 @@
 #define KD_FBT_LOGFAIL		8	/* registration failures logged */
 #define KD_FBT_MAXACTIVE	64	/* return instances per probe... */
 #define KD_FBT_MANY		1000	/* ...when a state has fewer returns */
+#define KD_FBT_BATCH_MIN	16	/* probes per unregister call, on the stack */
+#define KD_FBT_BATCH_MAX	65536	/* ... and at most, allocated */
 
 typedef int (*kd_modeach_fn)(int (*)(void *, const char *, struct module *,
     unsigned long), void *);
@@ -459,11 +461,32 @@ kd_fbt_enable(struct kd_cstate *cs)
 static void
 kd_fbt_unregister(struct kd_cstate *cs, struct module *gone)
 {
-	struct kretprobe *krps[64];
-	struct kprobe *kps[64];
+	struct kretprobe *krps_stack[KD_FBT_BATCH_MIN], **krps;
+	struct kprobe *kps_stack[KD_FBT_BATCH_MIN], **kps;
 	struct kd_probe *kp;
-	uint32_t i, nk = 0, nr = 0;
+	uint32_t i, nk = 0, nr = 0, batch = 0;
 
+	for (i = 0; i < cs->cs_nprobes; i++)
+		if (cs->cs_probes[i]->kp_prov == &kd_prov_fbt &&
+		    cs->cs_probes[i]->kp_live)
+			batch++;
+	/*
+	 * One batch for all, so unregister_kprobes() waits for an RCU grace
+	 * period once (a batch per 64 probes made stopping 5,000 probes
+	 * take seconds); if the arrays cannot be allocated, small batches
+	 * on the stack -- the stack never holds more than 2 x 16 pointers
+	 * (the kernel's frame limit is 1 KiB on some configurations).
+	 */
+	batch = clamp_t(uint32_t, batch, 1, KD_FBT_BATCH_MAX);
+	kps = kvmalloc_array(batch, sizeof (*kps), GFP_KERNEL);
+	krps = kvmalloc_array(batch, sizeof (*krps), GFP_KERNEL);
+	if (kps == NULL || krps == NULL) {
+		kvfree(kps);
+		kvfree(krps);
+		kps = kps_stack;
+		krps = krps_stack;
+		batch = KD_FBT_BATCH_MIN;
+	}
 	for (i = 0; i < cs->cs_nprobes; i++) {
 		kp = cs->cs_probes[i];
 		if (kp->kp_prov != &kd_prov_fbt)
@@ -480,11 +503,11 @@ kd_fbt_unregister(struct kd_cstate *cs, struct module *gone)
 			krps[nr++] = &kp->kp_u.u_kretprobe;
 		else
 			kps[nk++] = &kp->kp_u.u_kprobe;
-		if (nk == ARRAY_SIZE(kps)) {
+		if (nk == batch) {
 			unregister_kprobes(kps, nk);
 			nk = 0;
 		}
-		if (nr == ARRAY_SIZE(krps)) {
+		if (nr == batch) {
 			unregister_kretprobes(krps, nr);
 			nr = 0;
 		}
@@ -493,6 +516,10 @@ kd_fbt_unregister(struct kd_cstate *cs, struct module *gone)
 		unregister_kprobes(kps, nk);
 	if (nr != 0)
 		unregister_kretprobes(krps, nr);
+	if (kps != kps_stack) {
+		kvfree(kps);
+		kvfree(krps);
+	}
 }
 
 static void
