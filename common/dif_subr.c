@@ -493,7 +493,7 @@ dif_find(const char *s, uint32_t len, const char *sub, uint32_t sublen,
 {
 	int64_t i;
 
-	for (i = from; i < (int64_t)len; i++)
+	for (i = from; i <= (int64_t)len; i++)	/* "" is found at the end */
 		if (dif_at(s, len, sub, sublen, i))
 			return i;
 	return -1;

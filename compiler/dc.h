@@ -83,5 +83,10 @@ struct dc_out {
 int dc_compile(const char *src, size_t len, const char *name,
     const struct dc_opts *o, struct dc_out *out);
 void dc_out_free(struct dc_out *out);
+/*
+ * The i-th option name -x takes (dc_opt.c), NULL past the last;
+ * *takes_value: written name=value.
+ */
+const char *dc_opt_name(size_t i, int *takes_value);
 
 #endif /* KDT_DC_H */

@@ -34,7 +34,7 @@
 #include "agg.h"
 
 #define DC_CS_SPEC	0x1	/* speculate() seen */
-#define DC_CS_COMMIT	0x2	/* commit() or discard() seen */
+#define DC_CS_COMMIT	0x2	/* commit() seen */
 #define DC_CS_DREC	0x4	/* a data-recording action seen */
 
 enum { AK_DREC, AK_DESTR, AK_SPEC, AK_COMMIT, AK_DISCARD, AK_EXIT, AK_LIB,
@@ -142,6 +142,31 @@ dc_const(const struct dc_node *n, int64_t *v)
 			return 1;
 		case DT_SHL:
 			*v = (int64_t)((uint64_t)a << (b & 63));
+			return 1;
+		case DT_SHR:	/* arithmetic for signed types, as in C */
+			*v = n->n_type.ty_signed && a < 0 ?
+			    ~(int64_t)(~(uint64_t)a >> (b & 63)) :
+			    (int64_t)((uint64_t)a >> (b & 63));
+			return 1;
+		case DT_SLASH:
+		case DT_PERCENT:
+			if (b == 0 || (b == -1 && a == INT64_MIN))
+				return 0;
+			if (n->n_type.ty_signed)
+				*v = n->n_op == DT_SLASH ? a / b : a % b;
+			else
+				*v = (int64_t)(n->n_op == DT_SLASH ?
+				    (uint64_t)a / (uint64_t)b :
+				    (uint64_t)a % (uint64_t)b);
+			return 1;
+		case DT_BAND:
+			*v = a & b;
+			return 1;
+		case DT_BOR:
+			*v = a | b;
+			return 1;
+		case DT_XOR:
+			*v = a ^ b;
 			return 1;
 		default:
 			return 0;
@@ -256,20 +281,6 @@ dc_freopen_fmt(struct dc_ctx *cx, struct dc_node *f)
 	}
 }
 
-/*
- * Unsigned printf arguments narrower than int are recorded as int (C's
- * default argument promotion: the register already holds the value
- * zero-extended by its type), so "%d" of (unsigned char)-1 prints 255;
- * signed ones keep their size, which the consumer sign-extends anyway
- * (and "%c"/"%C" of a char stays one byte).
- */
-static int
-dc_printf_size(const struct dc_node *a)
-{
-	return a->n_type.ty_kind == DC_INT && a->n_type.ty_size < 4 &&
-	    !a->n_type.ty_signed ? 4 : -1;
-}
-
 static void
 dc_a_printf(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 {
@@ -287,15 +298,15 @@ dc_a_printf(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	if (f->n_len != strlen(f->n_str) || f->n_len == 0)
 		dc_error(cx, f->n_line, f->n_col, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty or contains a NUL byte", call->n_str);
 	for (i = 1; i < call->n_nargs; i++)
-		dc_value_arg(cx, call, i);
+		if (call->n_args[i]->n_kind != DN_AGG)	/* dc_printf_check */
+			dc_value_arg(cx, call, i);
 	dc_printf_check(cx, call);
 	if (call->n_nargs == 1)
 		dc_add_action(cx, cl, kind, f->n_str,
 		    dc_cg_object(cx, NULL, 8));
 	for (i = 1; i < call->n_nargs; i++)
-		dc_add_action(cx, cl, kind, f->n_str,
-		    dc_cg_object(cx, call->n_args[i],
-		    dc_printf_size(call->n_args[i])));
+		dc_add_action(cx, cl, kind, call->n_args[0]->n_str,
+		    dc_cg_object(cx, call->n_args[i], -1));
 }
 
 static void
@@ -304,18 +315,33 @@ dc_a_printa(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	const char *fmt = NULL;
 	int i = 0;
 
+	struct dc_agg *first = NULL;
+	int k;
+
 	if (call->n_nargs < 1)
-		dc_error(cx, call->n_line, call->n_col, "D_PROTO_LEN", "printa( ) prototype mismatch: 0 args passed, at least 1 expected");
+		dc_error(cx, call->n_line, call->n_col, "D_PRINTA_PROTO", "printa( ) prototype mismatch: 0 args passed, at least 1 expected");
 	if (call->n_args[0]->n_kind == DN_STR) {
 		fmt = call->n_args[0]->n_str;
 		if (*fmt == '\0' || strlen(fmt) != call->n_args[0]->n_len)
 			dc_error(cx, call->n_args[0]->n_line, call->n_args[0]->n_col, "D_PRINTF_FMT_EMPTY", "printa( ) format string is empty or contains a NUL byte");
 		i = 1;
 		if (call->n_nargs < 2)
-			dc_error(cx, call->n_line, call->n_col, "D_PRINTA_AGGARG", "printa( ) needs an aggregation after the format");
+			dc_error(cx, call->n_line, call->n_col, "D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 arg passed, 2 expected (a format, then an aggregation)");
 	}
 	for (; i < call->n_nargs; i++) {
 		struct dc_agg *ag = dc_agg_arg(cx, call, i);
+
+		/* the aggregations of one printa() share their key signature */
+		if (first == NULL && fmt != NULL)
+			dc_printa_check(cx, call->n_args[0], ag->ag_keys,
+			    ag->ag_nkeys);
+		if (first == NULL)
+			first = ag;
+		else if (ag->ag_nkeys != first->ag_nkeys)
+			dc_error(cx, call->n_args[i]->n_line, call->n_args[i]->n_col, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s do not have matching key signatures: @%s has %d key%s, @%s has %d", first->ag_name, ag->ag_name, first->ag_name, first->ag_nkeys, first->ag_nkeys == 1 ? "" : "s", ag->ag_name, ag->ag_nkeys);
+		for (k = 0; first != ag && k < ag->ag_nkeys; k++)
+			if (!dc_type_compat(&first->ag_keys[k], &ag->ag_keys[k]))
+				dc_error(cx, call->n_args[i]->n_line, call->n_args[i]->n_col, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key #%d is incompatible with @%s: %s is not %s", ag->ag_name, k + 1, first->ag_name, ag->ag_keys[k].ty_name, first->ag_keys[k].ty_name);
 
 		dc_add_action(cx, cl, DTRACEACT_PRINTA, fmt,
 		    dc_cg_const(cx, ag->ag_id));
@@ -341,6 +367,10 @@ dc_a_tracemem(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 
 	dc_nargs(cx, call, 2, 3);
 	dc_scalar_arg(cx, call, 0);
+	/* the prototype (an integer size) before the constant rule */
+	dc_type_expr(cx, call->n_args[1]);
+	if (call->n_args[1]->n_type.ty_kind != DC_INT)
+		dc_error(cx, call->n_args[1]->n_line, call->n_args[1]->n_col, "D_PROTO_ARG", "tracemem( ) argument #2 is incompatible with prototype: expected an integer size, argument is %s", call->n_args[1]->n_type.ty_name);
 	size = dc_const_arg(cx, call, 1, "D_TRACEMEM_SIZE", "size");
 	if (size <= 0 || size > (int64_t)DOF_MAX_DIFO_SIZE)
 		dc_error(cx, call->n_args[1]->n_line, call->n_args[1]->n_col, "D_TRACEMEM_SIZE", "tracemem( ) size %lld must be 1..%u", (long long)size, DOF_MAX_DIFO_SIZE);
@@ -353,19 +383,30 @@ dc_a_tracemem(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	    8), (uint64_t)size);
 }
 
+/*
+ * Stack-size argument i (default dflt when absent): a positive constant,
+ * else dtrace's tag for that argument.  min is 0 for ustack()'s string
+ * table size, which may be 0.
+ */
 static uint64_t
-dc_frames(struct dc_ctx *cx, struct dc_node *call, int i, uint64_t dflt)
+dc_frames(struct dc_ctx *cx, struct dc_node *call, int i, uint64_t dflt,
+    const char *tag, int64_t min)
 {
 	int64_t v;
 
 	if (call->n_nargs <= i)
 		return dflt;
-	v = dc_const_arg(cx, call, i, "D_STACK_SIZE", "frames");
-	if (v <= 0 || v > 0x7fffffff)
-		dc_error(cx, call->n_args[i]->n_line, call->n_args[i]->n_col, "D_STACK_SIZE", "%s( ) argument #%d: %lld is not a positive count", call->n_str, i + 1, (long long)v);
+	v = dc_const_arg(cx, call, i, tag, i == 0 ? "frames" : "string size");
+	if (v < min || v > 0x7fffffff)
+		dc_error(cx, call->n_args[i]->n_line, call->n_args[i]->n_col, tag, "%s( ) argument #%d: %lld is not a %s", call->n_str, i + 1, (long long)v, min > 0 ? "positive count" : "size of 0 or more");
 	return (uint64_t)v;
 }
 
+/*
+ * stack([frames]), ustack/jstack([frames [, strsize]]): as dtrace, the
+ * arguments are checked in order before their number (stack(1, 2) is
+ * D_STACK_PROTO, ustack(1, 2, "x") D_USTACK_PROTO).
+ */
 static void
 dc_a_stack(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 {
@@ -373,23 +414,23 @@ dc_a_stack(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	uint64_t n, sz = 0;
 
 	if (kind == DTRACEACT_STACK) {
-		dc_nargs(cx, call, 0, 1);
+		dc_nargs_tag(cx, call, 0, 1, "D_STACK_PROTO");
 		n = dc_frames(cx, call, 0, dc_optval(cx,
-		    DTRACEOPT_STACKFRAMES, 20));
+		    DTRACEOPT_STACKFRAMES, 20), "D_STACK_SIZE", 1);
 		dc_act(cx, cl, kind, NULL, n);
 		return;
 	}
-	dc_nargs(cx, call, 0, 2);
 	if (kind == DTRACEACT_JSTACK) {
 		n = dc_frames(cx, call, 0, dc_optval(cx,
-		    DTRACEOPT_JSTACKFRAMES, 50));
+		    DTRACEOPT_JSTACKFRAMES, 50), "D_USTACK_FRAMES", 1);
 		sz = dc_frames(cx, call, 1, dc_optval(cx,
-		    DTRACEOPT_JSTACKSTRSIZE, 512));
+		    DTRACEOPT_JSTACKSTRSIZE, 512), "D_USTACK_STRSIZE", 0);
 	} else {
 		n = dc_frames(cx, call, 0, dc_optval(cx,
-		    DTRACEOPT_USTACKFRAMES, 20));
-		sz = dc_frames(cx, call, 1, 0);
+		    DTRACEOPT_USTACKFRAMES, 20), "D_USTACK_FRAMES", 1);
+		sz = dc_frames(cx, call, 1, 0, "D_USTACK_STRSIZE", 0);
 	}
+	dc_nargs_tag(cx, call, 0, 2, "D_USTACK_PROTO");
 	dc_act(cx, cl, kind, NULL, n | sz << 32);
 }
 
@@ -869,7 +910,14 @@ dc_act_is_action(const char *name)
 		dc_error(cx, n->n_line, n->n_col, tag, "%s", what);	\
 } while (0)
 
-/* Reference 3.3: what may follow speculate() and commit() in a clause. */
+/*
+ * Reference 3.3: what may follow speculate() and commit() in a clause, as
+ * dtrace checks it.  discard() and destructive actions record nothing
+ * (destructive ones only may not follow speculate()); exit() records its
+ * status like any data-recording action; what is recorded after
+ * speculate() goes to the speculation, so it does not count as data
+ * recorded before a later commit( ).
+ */
 static void
 dc_act_order(struct dc_ctx *cx, struct dc_clause *cl, int class,
     const struct dc_node *n)
@@ -878,34 +926,30 @@ dc_act_order(struct dc_ctx *cx, struct dc_clause *cl, int class,
 
 	switch (class) {
 	case AK_COMMIT:
-		DC_ORDER(st & DC_CS_COMMIT, "D_COMM_COMM", "commit( ) or discard( ) may not follow another commit( ) or discard( ) in the same clause");
-		DC_ORDER(st & DC_CS_DREC, "D_COMM_DREC", "commit( ) or discard( ) may not follow data-recording actions in the same clause");
+		DC_ORDER(st & DC_CS_COMMIT, "D_COMM_COMM", "commit( ) may not follow another commit( ) in the same clause");
+		DC_ORDER(st & DC_CS_DREC, "D_COMM_DREC", "commit( ) may not follow data-recording actions in the same clause");
 		cl->cl_state |= DC_CS_COMMIT;
-		break;
-	case AK_DISCARD:
-		DC_ORDER(st & DC_CS_COMMIT, "D_COMM_COMM", "discard( ) may not follow commit( ) in the same clause");
-		DC_ORDER(st & DC_CS_DREC, "D_COMM_DREC", "discard( ) may not follow data-recording actions in the same clause");
 		break;
 	case AK_SPEC:
 		DC_ORDER(st & DC_CS_SPEC, "D_SPEC_SPEC", "speculate( ) may not follow another speculate( ) in the same clause");
-		DC_ORDER(st & DC_CS_COMMIT, "D_SPEC_COMM", "speculate( ) may not follow commit( ) or discard( ) in the same clause");
+		DC_ORDER(st & DC_CS_COMMIT, "D_SPEC_COMM", "speculate( ) may not follow commit( ) in the same clause");
 		DC_ORDER(st & DC_CS_DREC, "D_SPEC_DREC", "speculate( ) may not follow data-recording actions in the same clause");
 		cl->cl_state |= DC_CS_SPEC;
 		break;
 	case AK_AGG:
 		DC_ORDER(st & DC_CS_COMMIT, "D_AGG_COMM", "aggregating actions may not follow commit( ) in the same clause");
 		DC_ORDER(st & DC_CS_SPEC, "D_AGG_SPEC", "aggregating actions may not follow speculate( ) in the same clause");
+		cl->cl_state |= DC_CS_DREC;
 		break;
 	case AK_DESTR:
 		DC_ORDER(st & DC_CS_SPEC, "D_ACT_SPEC", "destructive actions may not follow speculate( ) in the same clause");
-		cl->cl_state |= DC_CS_DREC;
 		break;
 	case AK_EXIT:
-		DC_ORDER(st & DC_CS_SPEC, "D_EXIT_SPEC", "exit( ) may not follow speculate( ) in the same clause");
-		break;
 	case AK_DREC:
+		DC_ORDER(class == AK_EXIT && (st & DC_CS_SPEC), "D_EXIT_SPEC", "exit( ) may not follow speculate( ) in the same clause");
 		DC_ORDER(st & DC_CS_COMMIT, "D_DREC_COMM", "data-recording actions may not follow commit( ) in the same clause");
-		cl->cl_state |= DC_CS_DREC;
+		if (!(st & DC_CS_SPEC))
+			cl->cl_state |= DC_CS_DREC;
 		break;
 	default:
 		break;
@@ -948,6 +992,9 @@ dc_act_statement(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *e)
 		dc_error(cx, e->n_line, e->n_col, "D_AGG_FUNC", "%s( ) is an aggregating function: assign it to an aggregation, e.g. @[...] = %s(...)", e->n_str, e->n_str);
 	if (e->n_kind == DN_INDEX && e->n_a->n_kind == DN_AGG)
 		dc_error(cx, e->n_line, e->n_col, "D_AGG_NULL", "@%s[ ] is used without an aggregating function: write @%s[...] = f(...)", e->n_a->n_str, e->n_a->n_str);
+	/* a statement calling copyout() is a destructive action */
+	if (e->n_kind == DN_CALL && dc_subr_destructive(e->n_str))
+		dc_act_order(cx, cl, AK_DESTR, e);
 	dc_type_expr(cx, e);
 	dc_act(cx, cl, DTRACEACT_DIFEXPR, dc_cg_object(cx, e, 0), 0);
 }

@@ -85,7 +85,7 @@ dc_btf_sou(struct dc_ctx *cx, const char *name, int isunion,
 		id = btf__find_by_name_kind(cx->cx_btf, name, isunion ?
 		    BTF_KIND_STRUCT : BTF_KIND_UNION);
 	if (id <= 0)
-		dc_error(cx, line, col, "D_TYPE_ERR", "%s %s is not defined in D or in kernel BTF %s", isunion ? "union" : "struct", name, dc_btf_path(cx));
+		dc_error(cx, line, col, cx->cx_undef_tag != NULL ? cx->cx_undef_tag : "D_TYPE_ERR", "%s %s is not defined in D or in kernel BTF %s", isunion ? "union" : "struct", name, dc_btf_path(cx));
 	t = btf__type_by_id(cx->cx_btf, (uint32_t)id);
 	memset(ty, 0, sizeof (*ty));
 	ty->ty_kind = DC_STRUCT;
@@ -258,7 +258,7 @@ dc_btf_offsetof(struct dc_ctx *cx, const struct dc_type *ty,
 
 	if (cx->cx_btf == NULL || !dc_btf_find(cx->cx_btf, ty->ty_btf, member,
 	    &mtype, &bitoff, &bitsize, 0))
-		dc_error(cx, line, col, "D_TYPE_MEMBER", "%s has no member named %s", ty->ty_name, member);
+		dc_error(cx, line, col, "D_UNKNOWN", "failed to determine offset of %s: %s has no such member", member, ty->ty_name);
 	if (bitsize != 0 || (bitoff & 7) != 0)
 		dc_error(cx, line, col, "D_OFFSETOF_BITFIELD", "offsetof( ) cannot be applied to bit-field %s", member);
 	return bitoff / 8;

@@ -184,7 +184,7 @@ cg_compare(struct dc_ctx *cx, struct dc_node *n)
 	const struct dc_type *a = &n->n_a->n_type, *b = &n->n_b->n_type;
 	int ra = cg_expr(cx, n->n_a), rb = cg_expr(cx, n->n_b), uns;
 
-	if (a->ty_kind == DC_STRING) {
+	if (a->ty_kind == DC_STRING || b->ty_kind == DC_STRING) {
 		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_SCMP, ra, rb, 0));
 		uns = 0;
 	} else {
@@ -474,14 +474,26 @@ cg_var(struct dc_ctx *cx, struct dc_node *n)
 	return r;
 }
 
-/* Push value "r" of type "ty" on the tuple stack (reference 2.3). */
+/*
+ * Push value "r" of key k on the tuple stack (reference 2.3); a struct
+ * or union goes by reference with its size, as dtrace pushes it.
+ */
 static void
-cg_push(struct dc_ctx *cx, const struct dc_type *ty, int r)
+cg_push(struct dc_ctx *cx, const struct dc_node *k, int r)
 {
-	if (ty->ty_kind == DC_STRING)
+	const struct dc_type *ty = &k->n_type;
+	int rs;
+
+	if (ty->ty_kind == DC_STRING) {
 		cg_emit(cx, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING_T,
 		    0, r));
-	else
+	} else if (ty->ty_kind == DC_STRUCT) {
+		rs = cg_reg(cx, k);
+		cg_setx(cx, ty->ty_size, rs);
+		cg_emit(cx, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF_T,
+		    rs, r));
+		cg_free(cx, rs);
+	} else
 		cg_emit(cx, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF_T,
 		    0, r));
 }
@@ -500,7 +512,7 @@ cg_tuple(struct dc_ctx *cx, struct dc_node **args, int nargs, int keep)
 		regs[i] = cg_expr(cx, args[i]);
 	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_FLUSHTS, 0, 0, 0));
 	for (i = 0; i < nargs; i++)
-		cg_push(cx, &args[i]->n_type, regs[i]);
+		cg_push(cx, args[i], regs[i]);
 	for (i = 0; i < nargs; i++) {
 		if (keep && i == 0)
 			first = regs[0];

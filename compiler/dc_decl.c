@@ -61,8 +61,8 @@ dc_sou_bitfield(struct dc_ctx *cx, struct dc_member *m)
 	int64_t w;
 
 	dc_next(cx);
-	if (m->me_type.ty_kind != DC_INT)
-		dc_error(cx, line, col, "D_DECL_BFTYPE", "bitfield %s must have an integer type, not %s", m->me_name, m->me_type.ty_name);
+	if (m->me_type.ty_kind != DC_INT || m->me_type.ty_float)
+		dc_error(cx, line, col, "D_DECL_BFTYPE", "bitfield %s must have an integer type, not %s", m->me_name != NULL && m->me_name[0] != '\0' ? m->me_name : "(anonymous)", m->me_type.ty_name);
 	if (!dc_const(dc_parse_expr(cx), &w))
 		dc_error(cx, line, col, "D_DECL_BFCONST", "width of bitfield %s must be an integer constant", m->me_name);
 	if (w < 0 || (w == 0 && m->me_name[0] != '\0'))
@@ -227,6 +227,7 @@ static void
 dc_enum_define(struct dc_ctx *cx)
 {
 	const struct dc_token *t = &cx->cx_tok;
+	const struct dc_inline *before = cx->cx_inlines, *o;
 	int64_t v = 0;
 
 	dc_next(cx);
@@ -236,24 +237,29 @@ dc_enum_define(struct dc_ctx *cx)
 
 		if (t->tk_kind != DT_IDENT)
 			dc_parse_syntax(cx);
+		/* twice in this enum: dtrace's type library refuses it */
+		for (o = cx->cx_inlines; o != before; o = o->in_next)
+			if (strcmp(o->in_name, t->tk_text) == 0)
+				dc_error(cx, t->tk_line, t->tk_col, "D_UNKNOWN", "failed to define enumerator '%s': it is already an enumerator of this enum", t->tk_text);
 		if (dc_inline_lookup(cx, t->tk_text) != NULL)
 			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_IDRED", "identifier redeclared: %s", t->tk_text);
 		memset(in, 0, sizeof (*in));
 		memset(n, 0, sizeof (*n));
 		in->in_name = t->tk_text;
 		dc_next(cx);
-		if (t->tk_kind == DT_ASSIGN) {
-			int neg = 0;
+		if (t->tk_kind == DT_ASSIGN) {	/* a constant expression */
+			struct dc_node *e;
+			int line, col;
 
 			dc_next(cx);
-			if (t->tk_kind == DT_MINUS) {
-				neg = 1;
-				dc_next(cx);
-			}
-			if (t->tk_kind != DT_INT)
-				dc_error(cx, t->tk_line, t->tk_col, "D_DECL_ENCONST", "enumerator %s must be assigned an integer constant", in->in_name);
-			v = neg ? -(int64_t)t->tk_ival : (int64_t)t->tk_ival;
-			dc_next(cx);
+			line = t->tk_line;
+			col = t->tk_col;
+			e = dc_parse_expr(cx);
+			dc_type_expr(cx, e);
+			if (e->n_type.ty_kind != DC_INT || !dc_const(e, &v))
+				dc_error(cx, line, col, "D_DECL_ENCONST", "enumerator %s must be assigned an integer constant expression", in->in_name);
+			if (v > INT32_MAX || v < INT32_MIN)
+				dc_error(cx, line, col, "D_DECL_ENOFLOW", "enumerator %s value %lld overflows an int", in->in_name, (long long)v);
 		}
 		n->n_kind = DN_INT;
 		n->n_ival = (uint64_t)v++;
@@ -436,13 +442,95 @@ dc_decl_offsetof(struct dc_ctx *cx, const struct dc_type *ty,
 		return dc_btf_offsetof(cx, ty, member, line, col);
 	m = dc_sou_member(ty->ty_sou, member, &off);
 	if (m == NULL)
-		dc_error(cx, line, col, "D_TYPE_MEMBER", "%s %s has no member named %s", ty->ty_sou->so_union ? "union" : "struct", ty->ty_sou->so_name, member);
+		dc_error(cx, line, col, "D_UNKNOWN", "failed to determine offset of %s: %s %s has no such member", member, ty->ty_sou->so_union ? "union" : "struct", ty->ty_sou->so_name);
 	if (m->me_type.ty_bits != 0)
 		dc_error(cx, line, col, "D_OFFSETOF_BITFIELD", "offsetof( ) cannot be applied to bitfield %s of %s %s", member, ty->ty_sou->so_union ? "union" : "struct", ty->ty_sou->so_name);
 	return off;
 }
 
 /* ---- translators ---- */
+
+static struct dc_node *dc_clone(struct dc_ctx *cx, const struct dc_node *n,
+    const char *param, struct dc_node *arg);
+
+/* Same type for translator signatures: kind, struct, pointee. */
+static int
+dc_xlator_same(const struct dc_type *a, const struct dc_type *b)
+{
+	return a->ty_kind == b->ty_kind && a->ty_sou == b->ty_sou &&
+	    a->ty_btf == b->ty_btf && a->ty_size == b->ty_size &&
+	    a->ty_elsize == b->ty_elsize;
+}
+
+/* Can a member of type m hold a value of type e (dtrace's assignment)? */
+static int
+dc_xlator_fits(const struct dc_type *m, const struct dc_type *e)
+{
+	if (m->ty_kind == DC_STRUCT || e->ty_kind == DC_STRUCT)
+		return dc_type_compat(m, e);
+	if ((m->ty_kind == DC_PTR && e->ty_kind == DC_INT) ||
+	    (m->ty_kind == DC_INT && e->ty_kind == DC_PTR))
+		return 0;
+	return 1;
+}
+
+/*
+ * What dtrace checks when a translator is declared: no second translator
+ * between the same types (D_XLATE_REDECL), members of the output type
+ * only (D_XLATE_MEMB), and member expressions that are valid for an input
+ * of the declared type and fit their member (D_XLATE_INCOMPAT).  The
+ * expressions are typed on a copy whose parameter is a value of the input
+ * type, so the stored ones stay untyped for each xlate's own argument.
+ */
+static void
+dc_xlator_check(struct dc_ctx *cx, const struct dc_xlator *xl, int line,
+    int col)
+{
+	const struct dc_xlator *o;
+	const struct dc_member *m = NULL;
+	struct dc_node *zero, *arg, *c;
+	uint32_t off;
+	int i;
+
+	for (o = cx->cx_xlators; o != NULL; o = o->xl_next)
+		if (dc_xlator_same(&o->xl_out, &xl->xl_out) &&
+		    dc_xlator_same(&o->xl_in, &xl->xl_in))
+			dc_error(cx, line, col, "D_XLATE_REDECL", "translator from %s to %s is already declared", xl->xl_in.ty_name, xl->xl_out.ty_name);
+	zero = dc_alloc(cx, sizeof (*zero));
+	memset(zero, 0, sizeof (*zero));
+	zero->n_kind = DN_INT;
+	zero->n_line = line;
+	zero->n_col = col;
+	dc_type_int(&zero->n_type, 8, 1);
+	arg = dc_alloc(cx, sizeof (*arg));
+	*arg = *zero;
+	arg->n_kind = DN_CAST;
+	arg->n_a = zero;
+	arg->n_type = xl->xl_in;
+	if (xl->xl_in.ty_kind == DC_STRUCT) {	/* *(struct in *)0 */
+		dc_type_ptr_to(&arg->n_type, &xl->xl_in);
+		c = dc_alloc(cx, sizeof (*c));
+		*c = *zero;
+		c->n_kind = DN_DEREF;
+		c->n_a = arg;
+		arg = c;
+	}
+	for (i = 0; i < xl->xl_n; i++) {
+		if (xl->xl_out.ty_sou != NULL) {
+			off = 0;
+			m = dc_sou_member(xl->xl_out.ty_sou, xl->xl_names[i],
+			    &off);
+			if (m == NULL)
+				dc_error(cx, xl->xl_exprs[i]->n_line, xl->xl_exprs[i]->n_col, "D_XLATE_MEMB", "translator member %s is not a member of %s", xl->xl_names[i], xl->xl_out.ty_name);
+		}
+		if (xl->xl_in.ty_kind == DC_VOID)
+			continue;
+		c = dc_clone(cx, xl->xl_exprs[i], xl->xl_param, arg);
+		dc_type_expr(cx, c);
+		if (m != NULL && !dc_xlator_fits(&m->me_type, &c->n_type))
+			dc_error(cx, c->n_line, c->n_col, "D_XLATE_INCOMPAT", "translator member %s of type %s cannot be assigned a value of type %s", xl->xl_names[i], m->me_type.ty_name, c->n_type.ty_name);
+	}
+}
 
 /* translator out < in param > { m = e; ... } (the ";" is the caller's) */
 void
@@ -453,11 +541,15 @@ dc_decl_translator(struct dc_ctx *cx)
 	const char *names[DC_MAXMEMBERS];
 	struct dc_node *exprs[DC_MAXMEMBERS];
 
+	int line = t->tk_line, col = t->tk_col;
+
 	memset(xl, 0, sizeof (*xl));
 	dc_next(cx);
+	cx->cx_undef_tag = "D_XLATE_SOU";	/* an incomplete output type */
 	dc_parse_type(cx, &xl->xl_out);
+	cx->cx_undef_tag = NULL;
 	if (xl->xl_out.ty_kind != DC_STRUCT)
-		dc_error(cx, t->tk_line, t->tk_col, "D_XLATE_TYPE", "translator output type must be a struct or union, not %s", xl->xl_out.ty_name);
+		dc_error(cx, t->tk_line, t->tk_col, "D_XLATE_SOU", "translator output type must be a struct or union, not %s", xl->xl_out.ty_name);
 	dc_parse_expect(cx, DT_LT);
 	dc_parse_type(cx, &xl->xl_in);
 	if (t->tk_kind != DT_IDENT)
@@ -480,6 +572,7 @@ dc_decl_translator(struct dc_ctx *cx)
 	xl->xl_exprs = dc_alloc(cx, sizeof (exprs[0]) * (size_t)(xl->xl_n + 1));
 	memcpy(xl->xl_names, names, sizeof (names[0]) * (size_t)xl->xl_n);
 	memcpy(xl->xl_exprs, exprs, sizeof (exprs[0]) * (size_t)xl->xl_n);
+	dc_xlator_check(cx, xl, line, col);
 	xl->xl_next = cx->cx_xlators;
 	cx->cx_xlators = xl;
 }
@@ -511,15 +604,18 @@ dc_clone(struct dc_ctx *cx, const struct dc_node *n, const char *param,
 	return c;
 }
 
+/* The translator to "out" whose input type accepts "in", or NULL. */
 static const struct dc_xlator *
-dc_xlator_find(struct dc_ctx *cx, const struct dc_type *out)
+dc_xlator_find(struct dc_ctx *cx, const struct dc_type *out,
+    const struct dc_type *in)
 {
 	const struct dc_xlator *xl;
 
 	for (xl = cx->cx_xlators; xl != NULL; xl = xl->xl_next)
-		if ((out->ty_sou != NULL && xl->xl_out.ty_sou == out->ty_sou) ||
+		if (((out->ty_sou != NULL && xl->xl_out.ty_sou == out->ty_sou) ||
 		    (out->ty_sou == NULL && out->ty_btf != 0 &&
-		    xl->xl_out.ty_btf == out->ty_btf))
+		    xl->xl_out.ty_btf == out->ty_btf)) &&
+		    dc_type_compat(&xl->xl_in, in))
 			return xl;
 	return NULL;
 }
@@ -536,18 +632,19 @@ dc_decl_xlate(struct dc_ctx *cx, struct dc_node *n)
 	struct dc_type out = x->n_type;
 	int i, line = n->n_line, col = n->n_col;
 
-	if (n->n_dot != (out.ty_kind == DC_STRUCT))
-		dc_error(cx, line, col, "D_XLATE_OP", "use . with xlate <struct T> and -> with xlate <struct T *>");
+	int isptr = out.ty_kind == DC_PTR;
+
 	if (out.ty_kind == DC_PTR) {
 		out.ty_kind = DC_STRUCT;
 		out.ty_size = out.ty_sou != NULL ? out.ty_sou->so_size : 0;
 	}
+	/* as dtrace: the translator is looked up before the operator */
 	dc_type_expr(cx, x->n_a);
-	xl = dc_xlator_find(cx, &out);
+	xl = dc_xlator_find(cx, &out, &x->n_a->n_type);
 	if (xl == NULL)
 		dc_error(cx, x->n_line, x->n_col, "D_XLATE_NONE", "no translator to %s from %s is defined", x->n_type.ty_name, x->n_a->n_type.ty_name);
-	if (!dc_type_compat(&xl->xl_in, &x->n_a->n_type))
-		dc_error(cx, x->n_line, x->n_col, "D_XLATE_INCOMPAT", "translator input %s is incompatible with %s", xl->xl_in.ty_name, x->n_a->n_type.ty_name);
+	if (n->n_dot == isptr)
+		dc_error(cx, line, col, "D_XLATE_OP", "use . with xlate <struct T> and -> with xlate <struct T *>");
 	for (i = 0; i < xl->xl_n; i++)
 		if (strcmp(xl->xl_names[i], n->n_str) == 0)
 			break;

@@ -66,6 +66,7 @@ struct dc_type {
 	const char	*ty_name;	/* for messages */
 	struct dc_sou	*ty_sou;	/* STRUCT, or PTR to it: D-defined */
 	uint32_t	ty_bits;	/* bitfield member: width, else 0 */
+	int		ty_float;	/* INT holding float/double bytes */
 };
 
 /* A struct or union defined in D (dc_decl.c), laid out by C rules. */
@@ -280,6 +281,9 @@ struct dc_ctx {
 	uint64_t	cx_regaddr;
 	int		cx_regset;	/* DC_REGSET_* */
 	struct dc_difo	*cx_difo;	/* object being generated */
+	const char	*cx_undef_tag;	/* tag for an undefined struct where
+					   dtrace would see an incomplete
+					   type (offsetof, translator output) */
 };
 
 /* dc_compile.c */
@@ -352,6 +356,7 @@ void dc_act_statement(struct dc_ctx *cx, struct dc_clause *cl,
 int dc_act_is_action(const char *name);
 void dc_act_in_expr(struct dc_ctx *cx, struct dc_node *n);
 int dc_subr_known(const char *name);
+int dc_subr_destructive(const char *name);
 int dc_const(const struct dc_node *n, int64_t *v);
 
 /* dc_btf.c */
@@ -367,6 +372,8 @@ uint32_t dc_btf_offsetof(struct dc_ctx *cx, const struct dc_type *ty,
 
 /* dc_printf.c */
 void dc_printf_check(struct dc_ctx *cx, struct dc_node *call);
+void dc_printa_check(struct dc_ctx *cx, const struct dc_node *f,
+    const struct dc_type *keys, int nkeys);
 
 /* dc_cg.c */
 struct dc_difo *dc_cg_object(struct dc_ctx *cx, struct dc_node *e,

@@ -8,7 +8,13 @@
  *		kept verbatim), "," between descriptions, "/" opening a
  *		predicate, "{" opening the body.
  *	CODE	inside a predicate or body: C-like tokens.  Brace depth is
- *		tracked; the "}" that closes the body returns to PROG.
+ *		tracked; the "}" that closes the body returns to PROG.  A
+ *		"#pragma" line is a token here too (dtrace takes them
+ *		anywhere).
+ *
+ * Escapes in string and character literals are converted as dtrace does
+ * (lx_escape): an unknown one keeps its backslash.  A character constant
+ * holds up to eight bytes, packed first-byte-most-significant (lx_char).
  *
  * Comments (block and line) are skipped in both states.  Positions are
  * 1-based line and column (a tab counts as one column).  Errors go through
@@ -185,12 +191,22 @@ lx_int(struct dc_ctx *cx, struct dc_token *t)
 	lx_int_suffix(cx, t, base);
 }
 
-/* One (possibly escaped) character of a string or char literal. */
+/*
+ * The escape after a backslash, as dtrace converts it: \a \b \f \n \r
+ * \t \v, \\ and \", up to three octal digits, \x and any number of hex
+ * digits (truncated to a byte); any other character c stays as the two
+ * bytes '\\' c (so '\'' is two bytes, as in dtrace), returned as
+ * LX_KEEPESC | c.
+ */
+#define LX_KEEPESC	0x10000
+
 static int
 lx_escape(struct dc_ctx *cx)
 {
-	int c = lx_ch(cx, 0), v = 0, n;
+	int c = lx_ch(cx, 0), v = 0, n, d;
 
+	if (c == -1 || c == '\n')
+		return '\\';	/* the caller reports the EOF or newline */
 	lx_adv(cx);
 	switch (c) {
 	case 'n': return '\n';
@@ -200,14 +216,12 @@ lx_escape(struct dc_ctx *cx)
 	case 'b': return '\b';
 	case 'f': return '\f';
 	case 'v': return '\v';
-	case '\\': case '\'': case '"': case '?': return c;
+	case '\\': case '"': return c;
 	case 'x':
-		for (n = 0; n < 2 && lx_digit(lx_ch(cx, 0), 16) >= 0; n++) {
-			v = v * 16 + lx_digit(lx_ch(cx, 0), 16);
+		while ((d = lx_digit(lx_ch(cx, 0), 16)) >= 0) {
+			v = (v * 16 + d) & 0xff;
 			lx_adv(cx);
 		}
-		if (n == 0)
-			dc_error(cx, cx->cx_line, cx->cx_col, "D_SYNTAX", "\\x escape has no hexadecimal digits");
 		return v;
 	default:
 		if (c >= '0' && c <= '7') {
@@ -219,7 +233,7 @@ lx_escape(struct dc_ctx *cx)
 			}
 			return v & 0xff;
 		}
-		dc_error(cx, cx->cx_line, cx->cx_col - 1, "D_SYNTAX", "invalid escape sequence '\\%c'", c == -1 ? ' ' : c);
+		return LX_KEEPESC | c;
 	}
 }
 
@@ -231,7 +245,7 @@ lx_lit_char(struct dc_ctx *cx, struct dc_token *t, int quote)
 	if (c == -1)
 		dc_error(cx, t->tk_line, t->tk_col, "D_SYNTAX", "end-of-file encountered before matching %c", quote);
 	if (c == '\n')
-		dc_error(cx, t->tk_line, t->tk_col, "D_STR_NL", "newline encountered in %s literal", quote == '"' ? "string" : "character");
+		dc_error(cx, t->tk_line, t->tk_col, quote == '"' ? "D_STR_NL" : "D_CHR_NL", "newline encountered in %s", quote == '"' ? "string literal" : "character constant");
 	if (c == '\\') {
 		lx_adv(cx);
 		return lx_escape(cx);
@@ -250,13 +264,15 @@ lx_string(struct dc_ctx *cx, struct dc_token *t)
 	while (lx_ch(cx, 0) != '"') {
 		int c = lx_lit_char(cx, t, '"');
 
-		if (len + 1 >= cap) {
+		if (len + 2 >= cap) {
 			char *nb = dc_alloc(cx, cap * 2);
 
 			memcpy(nb, buf, len);
 			buf = nb;
 			cap *= 2;
 		}
+		if (c & LX_KEEPESC)
+			buf[len++] = '\\';
 		buf[len++] = (char)c;
 	}
 	lx_adv(cx);
@@ -266,16 +282,31 @@ lx_string(struct dc_ctx *cx, struct dc_token *t)
 	t->tk_len = len;
 }
 
+/*
+ * 'c', or up to eight bytes 'abcd' as dtrace packs them: the first byte
+ * most significant, unsigned ('\377' is 255).
+ */
 static void
 lx_char(struct dc_ctx *cx, struct dc_token *t)
 {
+	uint64_t v = 0;
+	int c, n = 0;
+
 	lx_adv(cx);
 	if (lx_ch(cx, 0) == '\'')
 		dc_error(cx, t->tk_line, t->tk_col, "D_CHR_NULL", "empty character constant");
-	t->tk_ival = (uint64_t)(int64_t)(signed char)lx_lit_char(cx, t, '\'');
-	if (lx_ch(cx, 0) != '\'')
-		dc_error(cx, t->tk_line, t->tk_col, "D_CHR_TOOBIG", "character constant is too long or unterminated");
+	while (lx_ch(cx, 0) != '\'') {
+		c = lx_lit_char(cx, t, '\'');
+		if (c & LX_KEEPESC) {
+			v = v << 8 | '\\';
+			n++;
+		}
+		v = v << 8 | (uint8_t)c;
+		if (++n > 8)
+			dc_error(cx, t->tk_line, t->tk_col, "D_CHR_OFLOW", "character constant is too long: more than 8 bytes");
+	}
 	lx_adv(cx);
+	t->tk_ival = v;
 	t->tk_kind = DT_CHAR;
 }
 
@@ -344,7 +375,7 @@ lx_sigil(struct dc_ctx *cx, struct dc_token *t)
 	t->tk_text = dc_strndup(cx, cx->cx_src + start, cx->cx_pos - start);
 	if (sig == '$' && (*t->tk_text == '\0' ||
 	    strcmp(t->tk_text, "$") == 0))
-		dc_error(cx, t->tk_line, t->tk_col, "D_MACRO_UNDEF", "macro variable name is missing after '$'");
+		dc_error(cx, t->tk_line, t->tk_col, "D_SYNTAX", "syntax error near \"$\": a macro variable name or number must follow '$'");
 }
 
 static void
@@ -454,8 +485,8 @@ dc_next(struct dc_ctx *cx)
 	c = lx_ch(cx, 0);
 	if (c == -1)
 		t->tk_kind = DT_EOF;
-	else if (cx->cx_lxstate == LX_PROG && c == '#' && cx->cx_bol)
-		lx_pragma(cx, t);
+	else if (cx->cx_lxstate != LX_DECL && c == '#' && cx->cx_bol)
+		lx_pragma(cx, t);	/* also inside a clause, as dtrace */
 	else if (cx->cx_lxstate == LX_PROG && lx_decl_start(cx))
 		lx_decl(cx, t);
 	else if (cx->cx_lxstate == LX_PROG && lx_is_pdesc_ch(c))

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "dc_impl.h"
 
 enum { OV_BOOL, OV_SIZE, OV_RATE, OV_POLICY, OV_COUNT, OV_RESIZE };
@@ -54,7 +55,7 @@ static const struct dc_optdef dc_optdefs[] = {
 	{ "aggzoom", DTRACEOPT_AGGZOOM, OV_BOOL },
 };
 
-/* "16m", "4k", "1g", or plain bytes; -1 on junk or overflow. */
+/* "16m", "4k", "1g", "1t", or plain bytes; -1 on junk or overflow. */
 static int
 dc_opt_size(const char *v, uint64_t *out)
 {
@@ -72,6 +73,7 @@ dc_opt_size(const char *v, uint64_t *out)
 	case 'k': case 'K': shift = 10; end++; break;
 	case 'm': case 'M': shift = 20; end++; break;
 	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
 	default: break;
 	}
 	if (*end != '\0' || (shift > 0 && n > (UINT64_MAX >> shift)))
@@ -129,14 +131,30 @@ dc_opt_count(const char *v, uint64_t *out)
 	return 0;
 }
 
+/* The words dtrace takes for a boolean option, in any case. */
+static int
+dc_opt_word(const char *v, int on)
+{
+	static const char *const words[][2] = { { "no", "yes" },
+	    { "disable", "enable" }, { "disabled", "enabled" },
+	    { "false", "true" }, { "off", "on" }, { "unset", "set" } };
+	size_t i;
+
+	for (i = 0; i < sizeof (words) / sizeof (words[0]); i++)
+		if (strcasecmp(v, words[i][on]) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 dc_opt_value(const struct dc_optdef *od, const char *v, uint64_t *out)
 {
 	switch (od->od_kind) {
 	case OV_BOOL:
-		if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "") == 0)
+		if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "") == 0 ||
+		    dc_opt_word(v, 1))
 			*out = 1;
-		else if (strcmp(v, "0") == 0)
+		else if (strcmp(v, "0") == 0 || dc_opt_word(v, 0))
 			*out = 0;
 		else
 			return -1;
@@ -175,7 +193,7 @@ static const char *
 dc_opt_expect(const struct dc_optdef *od)
 {
 	switch (od->od_kind) {
-	case OV_BOOL: return "no value, 0 or 1";
+	case OV_BOOL: return "no value, 0, 1, yes, no, on, off, true, false, set, unset, enable(d) or disable(d)";
 	case OV_POLICY: return "ring, fill or switch";
 	case OV_RATE: return "a positive rate such as 10hz";
 	case OV_COUNT: return "a number";
@@ -271,4 +289,30 @@ dc_opt_set(struct dc_ctx *cx, const char *opt, int line, int col)
 		return;
 	}
 	dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option '%s': Invalid option name", name);
+}
+
+/*
+ * The option names that -x and "#pragma D option" act on -- the kernel
+ * table's and the compiler's own, not dtrace's accepted-and-ignored ones
+ * -- one per call, i from 0 until NULL; *takes_value says whether it is
+ * written name=value.  For "kdt --list-options" (shell completion).
+ */
+const char *
+dc_opt_name(size_t i, int *takes_value)
+{
+	static const struct { const char *n; int v; } own[] = {
+	    { "regionsize", 1 }, { "regionaddr", 1 }, { "engine", 1 },
+	    { "region", 0 }, { "errtags", 0 }, { "defaultargs", 0 },
+	    { "zdefs", 0 } };
+	size_t n = sizeof (dc_optdefs) / sizeof (dc_optdefs[0]);
+
+	if (i < n) {
+		*takes_value = dc_optdefs[i].od_kind != OV_BOOL;
+		return dc_optdefs[i].od_name;
+	}
+	i -= n;
+	if (i >= sizeof (own) / sizeof (own[0]))
+		return NULL;
+	*takes_value = own[i].v;
+	return own[i].n;
 }

@@ -3,6 +3,8 @@
  *
  *	program    := { pragma | clause | declaration }
  *	declaration:= [ "self" | "this" ] type name [ "[" types "]" ] ";"
+ *	              | "extern" type cdeclarator { "," cdeclarator } ";"
+ *	              | type name "(" params ")" ";"    (a prototype)
  *	              | "inline" type name "=" expr ";"
  *	              | "typedef" type name ";" | "translator" ... ";"
  *	              | ( "struct" | "union" | "enum" ) name "{" ... "}" ";"
@@ -25,8 +27,18 @@
  * Each clause is finished as soon as its closing brace is read: its
  * statements are type-checked (dc_type.c), turned into actions (dc_act.c)
  * and DIF objects (dc_cg.c) and appended to the context's clause list,
- * which the DOF writer (dc_dof.c) walks.  Inside a predicate a top-level "/" ends the
- * predicate, so division there needs parentheses (as in dtrace).
+ * which the DOF writer (dc_dof.c) walks.  The predicate is typed after the
+ * actions, as dtrace cooks it (ps_body_pred).  Inside a predicate a top-level "/"
+ * ends the predicate, so division there needs parentheses (as in dtrace).
+ *
+ * Map of the file, by banner: types in casts and declarations (ps_type,
+ * the integer keywords and their invalid combinations); expressions
+ * (primary, postfix, unary, binary by precedence climbing, assignment);
+ * statements (ps_body, dc_add_action); top-level declarations (storage
+ * classes, D variables and arrays); C declarators of extern declarations
+ * and prototypes (ps_cdecl, ps_cparams: checked, not recorded); inlines
+ * and typedefs; probe descriptions, clauses (ps_body_pred: the order in
+ * which actions and predicate are typed) and pragmas.
  */
 #include <string.h>
 #include <stdlib.h>
@@ -36,6 +48,8 @@
 
 static struct dc_node *ps_expr(struct dc_ctx *cx);
 static struct dc_node *ps_unary(struct dc_ctx *cx);
+static int ps_peek(const struct dc_ctx *cx);
+static void ps_pragma(struct dc_ctx *cx);
 
 
 static void __attribute__((noreturn))
@@ -108,6 +122,9 @@ static const struct ps_tname ps_tnames[] = {
 	{ "id_t", 4, 1 }, { "dev_t", 8, 0 }, { "off_t", 8, 1 },
 	{ "time_t", 8, 1 }, { "major_t", 4, 0 }, { "minor_t", 4, 0 },
 	{ "processorid_t", 4, 1 }, { "ipaddr_t", 4, 0 }, { "zoneid_t", 4, 1 },
+	{ "uchar_t", 1, 0 }, { "ushort_t", 2, 0 }, { "uint_t", 4, 0 },
+	{ "ulong_t", 8, 0 }, { "longlong_t", 8, 1 }, { "u_longlong_t", 8, 0 },
+	{ "ptrdiff_t", 8, 1 }, { "hrtime_t", 8, 1 },
 };
 
 static const struct ps_tname *
@@ -126,7 +143,7 @@ dc_parse_is_type(struct dc_ctx *cx, const struct dc_token *t)
 {
 	static const char *const kw[] = { "char", "short", "int", "long",
 	    "signed", "unsigned", "struct", "union", "enum", "void", "string",
-	    "const", "volatile" };
+	    "const", "volatile", "float", "double" };
 	struct dc_inline *in;
 	size_t i;
 
@@ -183,6 +200,34 @@ ps_int_attr_on(const int *c, const char *s)
 	    c[4] > 0 ? "D_DECL_SIGNINT" : "D_DECL_COMBO";
 }
 
+/*
+ * float, double, long double: D declares them (kernel data may hold
+ * them) but has no floating-point arithmetic; kdt keeps their bytes as
+ * an integer of their size, which printf's %e %f %g take.
+ */
+static void
+ps_type_float(struct dc_type *ty, uint32_t size)
+{
+	dc_type_int(ty, size, 1);
+	ty->ty_float = 1;
+	ty->ty_name = size == 4 ? "float" : size == 8 ? "double" :
+	    "long double";
+}
+
+/* "double double", "float int": a second type name after a float. */
+static void
+ps_float_combo(struct dc_ctx *cx)
+{
+	static const char *const kw[] = { "char", "short", "int", "long",
+	    "signed", "unsigned", "float", "double" };
+	size_t i;
+
+	for (i = 0; TOK(cx) == DT_IDENT && i < sizeof (kw) / sizeof (kw[0]);
+	    i++)
+		if (strcmp(cx->cx_tok.tk_text, kw[i]) == 0)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_COMBO", "invalid type combination: %s after a floating-point type", kw[i]);
+}
+
 /* C integer keywords: count them, then derive size and signedness. */
 static void
 ps_int_keywords(struct dc_ctx *cx, struct dc_type *ty)
@@ -207,6 +252,17 @@ ps_int_keywords(struct dc_ctx *cx, struct dc_type *ty)
 		}
 		dc_next(cx);
 	}
+	if (TOK(cx) == DT_IDENT && strcmp(cx->cx_tok.tk_text, "double") == 0 &&
+	    c[0] == 1 && c[1] + c[2] + c[3] + c[4] == 0) {
+		ps_type_float(ty, 16);		/* long double */
+		dc_next(cx);
+		ps_float_combo(cx);
+		return;
+	}
+	if (TOK(cx) == DT_IDENT && c[0] + c[1] + c[2] + c[3] + c[4] > 0 &&
+	    (strcmp(cx->cx_tok.tk_text, "float") == 0 ||
+	    strcmp(cx->cx_tok.tk_text, "double") == 0))
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_COMBO", "invalid type combination: integer keywords before %s", cx->cx_tok.tk_text);
 	if (TOK(cx) == DT_IDENT && c[0] + c[1] + c[2] + c[3] + c[4] > 0 &&
 	    (bad = ps_int_attr_on(c, cx->cx_tok.tk_text)) != NULL)
 		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, bad, "invalid type combination: integer keywords before %s", cx->cx_tok.tk_text);
@@ -224,6 +280,10 @@ ps_type_sou(struct dc_ctx *cx, struct dc_type *ty, int line, int col)
 		dc_decl_sou(cx, kw, "", ty, line, col);	/* anonymous */
 		return;
 	}
+	/* "struct D`s", "struct vmlinux`task_struct": the module is not
+	 * needed to find the name (D's own types come first) */
+	if (TOK(cx) == DT_IDENT && ps_peek(cx) == '`')
+		dc_next(cx);
 	if (TOK(cx) == DT_BQUOTE)
 		dc_next(cx);
 	if (TOK(cx) != DT_IDENT)
@@ -260,6 +320,10 @@ ps_type_base(struct dc_ctx *cx, struct dc_type *ty)
 	} else if (strcmp(s, "string") == 0) {
 		dc_type_string(ty);
 		dc_next(cx);
+	} else if (strcmp(s, "float") == 0 || strcmp(s, "double") == 0) {
+		ps_type_float(ty, s[0] == 'f' ? 4 : 8);
+		dc_next(cx);
+		ps_float_combo(cx);
 	} else if (tn != NULL) {
 		dc_type_int(ty, tn->tn_size, tn->tn_signed);
 		ty->ty_name = tn->tn_name;
@@ -283,7 +347,8 @@ ps_type(struct dc_ctx *cx, struct dc_type *ty)
 	while (TOK(cx) == DT_STAR) {
 		el = *ty;
 		dc_type_ptr_to(ty, &el);
-		if (el.ty_kind == DC_STRUCT || el.ty_kind == DC_PTR) {
+		if ((el.ty_kind == DC_STRUCT || el.ty_kind == DC_PTR ||
+		    el.ty_kind == DC_INT) && el.ty_name != NULL) {
 			len = strlen(el.ty_name) + 3;
 			nm = dc_alloc(cx, len);
 			snprintf(nm, len, "%s *", el.ty_name);
@@ -345,7 +410,31 @@ ps_call_args(struct dc_ctx *cx, struct dc_node *n, enum dc_tok close)
 	return n;
 }
 
-/* $1, $$1, $pid ...: an integer, a string or (text) an identifier. */
+/* Is macro text v an identifier (or a number, which strtoull judges)? */
+static int
+ps_macro_isident(const char *v)
+{
+	const char *p;
+
+	if (*v >= '0' && *v <= '9')
+		return 1;
+	if (*v == '-' || *v == '+')
+		return v[1] >= '0' && v[1] <= '9';
+	if (*v == '\0')
+		return 0;
+	for (p = v; *p != '\0'; p++)
+		if (!(*p == '_' || *p == '`' || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z') || (p > v && *p >= '0' &&
+		    *p <= '9')))
+			return 0;
+	return 1;
+}
+
+/*
+ * $1, $$1, $pid ...: an integer, a string or (text) an identifier.  As
+ * dtrace, a $n whose text is neither an identifier nor a number is a
+ * string ($0 "script.d", $1 "a b"), without its quotes if it has them.
+ */
 static struct dc_node *
 ps_macro(struct dc_ctx *cx)
 {
@@ -353,10 +442,17 @@ ps_macro(struct dc_ctx *cx)
 	struct dc_node *n = ps_node(cx, DN_INT);
 	const char *v;
 	char *end;
+	size_t len;
 	int isstr;
 
 	v = dc_macro(cx, t->tk_text, &isstr, t->tk_line, t->tk_col);
 	dc_next(cx);
+	if (!isstr && !ps_macro_isident(v)) {
+		len = strlen(v);
+		if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
+			v = dc_strndup(cx, v + 1, len - 2);
+		isstr = 1;
+	}
 	if (isstr) {
 		n->n_kind = DN_STR;
 		n->n_str = v;
@@ -419,8 +515,8 @@ ps_bquote(struct dc_ctx *cx)
 	int line = t->tk_line, col = t->tk_col;
 
 	dc_next(cx);
-	if (TOK(cx) != DT_IDENT)
-		ps_syntax(cx);
+	if (TOK(cx) != DT_IDENT)	/* "`" alone names nothing */
+		dc_error(cx, line, col, "D_IDENT_UNDEF", "failed to resolve `: a kernel symbol name must follow the scoping operator");
 	dc_error(cx, line, col, "D_SYM_NOSUPP", "kernel symbol `%s cannot be resolved at compile time: kdt has no symbol table for the target kernel", cx->cx_tok.tk_text);
 }
 
@@ -435,8 +531,9 @@ ps_primary(struct dc_ctx *cx)
 	case DT_CHAR:
 		n = ps_node(cx, DN_INT);
 		n->n_ival = t->tk_ival;
-		if (t->tk_kind == DT_CHAR)
-			dc_type_int(&n->n_type, 1, 1);
+		if (t->tk_kind == DT_CHAR)	/* an int, as in C and dtrace */
+			dc_type_int(&n->n_type, t->tk_ival > 0x7fffffffull ?
+			    8 : 4, 1);
 		else
 			dc_type_int(&n->n_type, t->tk_long ? 8 : 4,
 			    !t->tk_unsigned);
@@ -503,6 +600,8 @@ ps_postfix_tail(struct dc_ctx *cx, struct dc_node *n)
 			ps_call_args(cx, m, DT_RBRACK);
 			n = ps_depth(cx, m);
 			break;
+		case DT_LPAR:	/* "1()", "(f)()": only names are called */
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_FUNC_IDENT", "function designator is not of function type: only a function name can be called");
 		case DT_INC:
 		case DT_DEC:
 			m = ps_node(cx, DN_INCDEC);
@@ -548,6 +647,8 @@ ps_sizeof(struct dc_ctx *cx)
 			n->n_kind = DN_INT;
 			n->n_ival = ty.ty_kind == DC_STRING ? dc_strsize(cx) :
 			    ty.ty_size;
+			if (n->n_ival == 0)	/* void, an undefined struct */
+				dc_error(cx, n->n_line, n->n_col, "D_SIZEOF_TYPE", "sizeof cannot be applied to %s: its size is unknown", ty.ty_name != NULL ? ty.ty_name : "this type");
 			dc_type_int(&n->n_type, 8, 0);
 			return n;
 		}
@@ -573,7 +674,9 @@ ps_offsetof(struct dc_ctx *cx)
 	ps_expect(cx, DT_LPAR);
 	if (!dc_parse_is_type(cx, &cx->cx_tok))
 		ps_syntax(cx);
+	cx->cx_undef_tag = "D_OFFSETOF_TYPE";	/* an incomplete type */
 	ps_type(cx, &ty);
+	cx->cx_undef_tag = NULL;
 	ps_expect(cx, DT_COMMA);
 	if (TOK(cx) != DT_IDENT)
 		ps_syntax(cx);
@@ -805,6 +908,21 @@ dc_add_action(struct dc_ctx *cx, struct dc_clause *cl, uint32_t kind,
 	cl->cl_nacts++;
 }
 
+/* A word that starts a declaration (never a statement). */
+static int
+ps_decl_word(const struct dc_ctx *cx)
+{
+	static const char *const words[] = { "typedef", "inline",
+	    "translator", "extern", "static", "register", "auto", "provider" };
+	size_t i;
+
+	for (i = 0; TOK(cx) == DT_IDENT && i < sizeof (words) / sizeof (words[0]);
+	    i++)
+		if (strcmp(cx->cx_tok.tk_text, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 ps_body(struct dc_ctx *cx, struct dc_clause *cl)
 {
@@ -814,9 +932,13 @@ ps_body(struct dc_ctx *cx, struct dc_clause *cl)
 			dc_next(cx);
 			continue;
 		}
+		if (TOK(cx) == DT_PRAGMA) {	/* a #pragma line in a clause */
+			ps_pragma(cx);
+			continue;
+		}
 		cx->cx_stmt++;
 		/* declarations belong outside clauses: "int x = 1;" here */
-		if (dc_parse_is_type(cx, &cx->cx_tok))
+		if (dc_parse_is_type(cx, &cx->cx_tok) || ps_decl_word(cx))
 			ps_syntax(cx);
 		dc_act_statement(cx, cl, ps_expr(cx));
 		if (TOK(cx) == DT_SEMI)
@@ -832,7 +954,9 @@ ps_body(struct dc_ctx *cx, struct dc_clause *cl)
 /*
  * Storage classes before a declaration: self or this (at most one of
  * them, D_DECL_CLASS), extern, static, register.  *any says whether one
- * was given (then the type may be omitted: "self x;" is an int).
+ * was given (then the type may be omitted: "self x;" is an int); bit 2
+ * of *any says it was extern, bit 4 static, register or auto (which D
+ * refuses for variables: D_DECL_BADCLASS; a function is taken as extern).
  */
 static enum dc_scope
 ps_decl_scope(struct dc_ctx *cx, int *any)
@@ -853,9 +977,10 @@ ps_decl_scope(struct dc_ctx *cx, int *any)
 		else if (strcmp(s, "this") == 0)
 			sc = DS_LOCAL;
 		else if (strcmp(s, "extern") != 0 && strcmp(s, "static") != 0 &&
-		    strcmp(s, "register") != 0)
+		    strcmp(s, "register") != 0 && strcmp(s, "auto") != 0)
 			return sc;
-		*any = 1;
+		*any |= strcmp(s, "extern") == 0 ? 3 :
+		    strcmp(s, "self") == 0 || strcmp(s, "this") == 0 ? 1 : 5;
 		dc_next(cx);
 	}
 }
@@ -867,12 +992,16 @@ ps_decl_keys(struct dc_ctx *cx, struct dc_var *v)
 	dc_next(cx);
 	v->va_array = 1;
 	while (TOK(cx) != DT_RBRACK) {
+		if (TOK(cx) == DT_DOT)	/* "int a[...]" */
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_PROTO_VARARGS", "array prototype of %s may not use a variable-length argument list", v->va_name);
 		if (v->va_nkeys == DC_MAXKEYS)
 			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_ARR_LONG", "associative array %s has more than the limit of %d keys", v->va_name, DC_MAXKEYS);
 		if (dc_parse_is_type(cx, &cx->cx_tok))
 			ps_type(cx, &v->va_keys[v->va_nkeys++]);
 		else
 			ps_syntax(cx);
+		if (v->va_keys[v->va_nkeys - 1].ty_kind == DC_VOID)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_PROTO_TYPE", "array prototype of %s may not use a key of type void: key #%d", v->va_name, v->va_nkeys);
 		if (TOK(cx) == DT_COMMA)
 			dc_next(cx);
 		else if (TOK(cx) != DT_RBRACK)
@@ -946,6 +1075,138 @@ ps_decl_var(struct dc_ctx *cx, enum dc_scope sc, const struct dc_type *ty)
 	}
 }
 
+/* ---- C declarators of extern declarations and function prototypes ---- */
+
+/* The next character of the source after blanks (0 at the end). */
+static int
+ps_peek(const struct dc_ctx *cx)
+{
+	size_t i = cx->cx_pos;
+
+	while (i < cx->cx_len && (cx->cx_src[i] == ' ' ||
+	    cx->cx_src[i] == '\t' || cx->cx_src[i] == '\n'))
+		i++;
+	return i < cx->cx_len ? (unsigned char)cx->cx_src[i] : 0;
+}
+
+/* "...": three "." tokens; 1 when consumed. */
+static int
+ps_ellipsis(struct dc_ctx *cx)
+{
+	int i;
+
+	if (TOK(cx) != DT_DOT)
+		return 0;
+	for (i = 0; i < 3; i++)
+		ps_expect(cx, DT_DOT);
+	return 1;
+}
+
+static void ps_cdecl(struct dc_ctx *cx, int abstract, const char **name,
+    int *dyn);
+
+/*
+ * "( parameters )" of a function declarator, checked as dtrace checks
+ * prototypes: no storage class but register (D_DECL_PARMCLASS), no
+ * associative array parameter (D_DECL_PROTO_TYPE), an unnamed void that
+ * must be the sole parameter (D_DECL_PROTO_NAME, D_DECL_PROTO_VOID).
+ */
+static void
+ps_cparams(struct dc_ctx *cx)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	int n = 0, nvoid = 0, isvoid, dyn, line = t->tk_line, col = t->tk_col;
+	const char *name;
+	struct dc_type ty;
+
+	dc_next(cx);
+	while (TOK(cx) != DT_RPAR) {
+		if (n > 0)
+			ps_expect(cx, DT_COMMA);
+		n++;
+		if (ps_ellipsis(cx))
+			continue;
+		while (TOK(cx) == DT_IDENT && strcmp(t->tk_text, "register") == 0)
+			dc_next(cx);
+		if (TOK(cx) == DT_IDENT && (strcmp(t->tk_text, "static") == 0 ||
+		    strcmp(t->tk_text, "extern") == 0 ||
+		    strcmp(t->tk_text, "self") == 0 ||
+		    strcmp(t->tk_text, "this") == 0 ||
+		    strcmp(t->tk_text, "auto") == 0))
+			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_PARMCLASS", "inappropriate storage class for a function parameter: %s", t->tk_text);
+		if (!dc_parse_is_type(cx, t))
+			ps_syntax(cx);
+		ps_type(cx, &ty);
+		isvoid = ty.ty_kind == DC_VOID;
+		name = NULL;
+		dyn = 0;
+		ps_cdecl(cx, 1, &name, &dyn);
+		if (dyn)
+			dc_error(cx, line, col, "D_DECL_PROTO_TYPE", "function prototype may not use an associative array parameter: %s, parameter #%d", name != NULL ? name : "(anonymous)", n);
+		if (isvoid && name != NULL)
+			dc_error(cx, line, col, "D_DECL_PROTO_NAME", "void parameter may not have a name: %s", name);
+		nvoid += isvoid;
+	}
+	dc_next(cx);
+	if (nvoid > 0 && n > 1)
+		dc_error(cx, line, col, "D_DECL_PROTO_VOID", "void must be the sole parameter");
+}
+
+/*
+ * One C declarator, parsed and checked but not recorded: kdt takes the
+ * types of kernel symbols from BTF, so "extern int *f(void);" and D's
+ * function prototypes only have to be valid.  '*'s, a name (optional when
+ * abstract) or "( declarator )", then "[ dim ]", "[ types ]" (an
+ * associative array: *dyn) and "( parameters )" suffixes.
+ */
+static void
+ps_cdecl(struct dc_ctx *cx, int abstract, const char **name, int *dyn)
+{
+	const struct dc_token *t = &cx->cx_tok;
+
+	ps_nest(cx, 1);
+	while (TOK(cx) == DT_STAR || (TOK(cx) == DT_IDENT &&
+	    (strcmp(t->tk_text, "const") == 0 ||
+	    strcmp(t->tk_text, "volatile") == 0)))
+		dc_next(cx);
+	if (TOK(cx) == DT_LPAR && (ps_peek(cx) == '*' || ps_peek(cx) == '(')) {
+		dc_next(cx);
+		ps_cdecl(cx, abstract, name, dyn);
+		ps_expect(cx, DT_RPAR);
+	} else if (TOK(cx) == DT_IDENT && !dc_parse_is_type(cx, t)) {
+		*name = t->tk_text;
+		dc_next(cx);
+	} else if (!abstract) {
+		ps_syntax(cx);
+	}
+	for (;;) {
+		if (TOK(cx) == DT_LBRACK) {
+			dc_next(cx);
+			if (TOK(cx) == DT_DOT)
+				dc_error(cx, t->tk_line, t->tk_col, "D_DECL_PROTO_VARARGS", "array prototype may not use a variable-length argument list");
+			if (dc_parse_is_type(cx, t)) {
+				struct dc_type kt;
+
+				*dyn = 1;
+				for (;;) {
+					ps_type(cx, &kt);
+					if (TOK(cx) != DT_COMMA)
+						break;
+					dc_next(cx);
+				}
+			} else if (TOK(cx) != DT_RBRACK) {
+				dc_type_expr(cx, ps_expr(cx));
+			}
+			ps_expect(cx, DT_RBRACK);
+		} else if (TOK(cx) == DT_LPAR) {
+			ps_cparams(cx);
+		} else {
+			break;
+		}
+	}
+	ps_nest(cx, -1);
+}
+
 /* "inline type name = expr;" and "typedef type name;" */
 static void
 ps_decl_inline(struct dc_ctx *cx, int istypedef)
@@ -978,7 +1239,7 @@ ps_declaration(struct dc_ctx *cx)
 {
 	enum dc_scope sc;
 	struct dc_type ty;
-	int any;
+	int any, sou;
 
 	if (strcmp(cx->cx_tok.tk_text, "inline") == 0 ||
 	    strcmp(cx->cx_tok.tk_text, "typedef") == 0) {
@@ -994,6 +1255,9 @@ ps_declaration(struct dc_ctx *cx)
 	if (strcmp(cx->cx_tok.tk_text, "provider") == 0)
 		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_UNSUP", "provider declarations (USDT) are not supported");
 	sc = ps_decl_scope(cx, &any);
+	sou = TOK(cx) == DT_IDENT && (strcmp(cx->cx_tok.tk_text, "struct") == 0 ||
+	    strcmp(cx->cx_tok.tk_text, "union") == 0 ||
+	    strcmp(cx->cx_tok.tk_text, "enum") == 0);
 	if (any && TOK(cx) == DT_IDENT && !dc_parse_is_type(cx, &cx->cx_tok))
 		dc_type_int(&ty, 4, 1);		/* "self x;": int, as in C */
 	else if (!dc_parse_is_type(cx, &cx->cx_tok))
@@ -1004,7 +1268,31 @@ ps_declaration(struct dc_ctx *cx)
 	if (dc_parse_is_type(cx, &cx->cx_tok))
 		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_COMBO", "invalid type combination: %s follows a complete type (missing \";\"?)", cx->cx_tok.tk_text);
 	if (TOK(cx) == DT_SEMI) {
+		if (!sou)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_USELESS", "useless declaration: %s declares nothing", ty.ty_name != NULL ? ty.ty_name : "the type");
 		dc_next(cx);
+		return;
+	}
+	if (TOK(cx) == DT_BQUOTE)
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_SCOPE", "D scoping operator ` may not be used in a declaration");
+	if ((any & 4) && !(any & 2) && !(TOK(cx) == DT_IDENT &&
+	    ps_peek(cx) == '('))
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_BADCLASS", "storage classes static, register and auto are not appropriate in D");
+	/*
+	 * extern declarations (of kernel symbols) and function prototypes
+	 * are checked and accepted; they declare no D variable.
+	 */
+	if ((any & 2) || TOK(cx) != DT_IDENT || ps_peek(cx) == '(') {
+		for (;;) {
+			const char *name = NULL;
+			int dyn = 0;
+
+			ps_cdecl(cx, 0, &name, &dyn);
+			if (TOK(cx) != DT_COMMA)
+				break;
+			dc_next(cx);
+		}
+		ps_expect(cx, DT_SEMI);
 		return;
 	}
 	for (;;) {
@@ -1133,8 +1421,9 @@ ps_pdescs(struct dc_ctx *cx, struct dc_clause *cl)
 	cl->cl_npdescs = n;
 }
 
-static void
-ps_predicate(struct dc_ctx *cx, struct dc_clause *cl)
+/* Parse "/ expr /"; it is typed after the clause's actions (ps_clause). */
+static struct dc_node *
+ps_predicate(struct dc_ctx *cx)
 {
 	struct dc_node *e;
 
@@ -1144,23 +1433,81 @@ ps_predicate(struct dc_ctx *cx, struct dc_clause *cl)
 	e = ps_expr(cx);
 	cx->cx_inpred = 0;
 	ps_expect(cx, DT_SLASH);
+	return e;
+}
+
+static void
+ps_predicate_finish(struct dc_ctx *cx, struct dc_clause *cl,
+    struct dc_node *e)
+{
 	dc_type_expr(cx, e);
 	if (!dc_type_is_scalar(&e->n_type))
 		dc_error(cx, e->n_line, e->n_col, "D_PRED_SCALAR", "predicate result must be of scalar type, not %s", e->n_type.ty_name);
 	cl->cl_pred = dc_cg_object(cx, e, -1);
 }
 
+/*
+ * The actions and the predicate of a clause, in dtrace's order: the
+ * actions are typed first, so that the predicate may read a variable
+ * they create ("/x == 0/ { x++; }"); when they read one that only the
+ * predicate creates ("/i++ < 9/ { trace(i); }") they fail with
+ * D_IDENT_UNDEF or D_VAR_UNDEF, and then, as dtrace retries, the
+ * predicate is typed first and the actions are parsed again from a
+ * snapshot of the compiler taken before them (only the arena and the BTF
+ * handle, which hold what was allocated meanwhile, are kept).
+ */
+static void
+ps_body_pred(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *pred)
+{
+	struct dc_ctx *snap = dc_alloc(cx, sizeof (*snap));
+	struct dc_out *osnap = dc_alloc(cx, sizeof (*osnap));
+	struct dc_chunk *arena;
+	struct btf *btf;
+	const char *tag;
+	jmp_buf outer;
+
+	*snap = *cx;
+	*osnap = *cx->cx_out;
+	memcpy(outer, cx->cx_jmp, sizeof (outer));
+	if (setjmp(cx->cx_jmp) == 0) {
+		ps_body(cx, cl);
+		memcpy(cx->cx_jmp, outer, sizeof (outer));
+		ps_predicate_finish(cx, cl, pred);
+		return;
+	}
+	memcpy(cx->cx_jmp, outer, sizeof (outer));
+	tag = cx->cx_out->dco_tag;
+	if (tag == NULL || (strcmp(tag, "D_IDENT_UNDEF") != 0 &&
+	    strcmp(tag, "D_VAR_UNDEF") != 0))
+		longjmp(cx->cx_jmp, 1);
+	arena = cx->cx_arena;
+	btf = cx->cx_btf;
+	*cx = *snap;
+	*cx->cx_out = *osnap;
+	cx->cx_arena = arena;
+	cx->cx_btf = btf;
+	cl->cl_acts = NULL;
+	cl->cl_nacts = 0;
+	cl->cl_state = 0;
+	ps_predicate_finish(cx, cl, pred);
+	ps_body(cx, cl);
+}
+
 static void
 ps_clause(struct dc_ctx *cx)
 {
 	struct dc_clause *cl = dc_alloc(cx, sizeof (*cl));
+	struct dc_node *pred = NULL;
 
 	memset(cl, 0, sizeof (*cl));
 	ps_pdescs(cx, cl);
 	cx->cx_clause = cl;
 	if (TOK(cx) == DT_SLASH)
-		ps_predicate(cx, cl);
-	ps_body(cx, cl);
+		pred = ps_predicate(cx);
+	if (pred == NULL)
+		ps_body(cx, cl);
+	else
+		ps_body_pred(cx, cl, pred);
 	cx->cx_clause = NULL;
 	*cx->cx_tail = cl;
 	cx->cx_tail = &cl->cl_next;
@@ -1176,7 +1523,7 @@ static void
 ps_pragma(struct dc_ctx *cx)
 {
 	const struct dc_token *t = &cx->cx_tok;
-	char word[3][64];
+	char word[3][64], attr[2][64];
 	int n;
 
 	if ((t->tk_line == 1 && strncmp(t->tk_text, "#!", 2) == 0) ||
@@ -1187,8 +1534,20 @@ ps_pragma(struct dc_ctx *cx)
 		return;
 	}
 	n = sscanf(t->tk_text, "#%63s %63s %63s", word[0], word[1], word[2]);
+	/* #error, #pragma error, #pragma D error: dtrace's D_PRAGERR */
+	if ((n >= 1 && strcmp(word[0], "error") == 0) ||
+	    (n >= 2 && strcmp(word[0], "pragma") == 0 &&
+	    strcmp(word[1], "error") == 0) ||
+	    (n >= 3 && strcmp(word[0], "pragma") == 0 &&
+	    strcmp(word[1], "D") == 0 && strcmp(word[2], "error") == 0))
+		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGERR", "%s", t->tk_text + 1);
 	if (n < 1 || strcmp(word[0], "pragma") != 0)
 		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_INVAL", "unsupported directive \"%s\": use -C to run the C preprocessor", t->tk_text);
+	/* "#pragma D attributes <attrs> <name>": two words, else malformed */
+	if (n >= 3 && strcmp(word[1], "D") == 0 &&
+	    strcmp(word[2], "attributes") == 0 &&
+	    sscanf(t->tk_text, "#%*s %*s %*s %63s %63s", attr[0], attr[1]) != 2)
+		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_MALFORM", "malformed #pragma D attributes <attributes> <ident>: \"%s\"", t->tk_text);
 	if (n >= 3 && strcmp(word[1], "D") == 0 &&
 	    (strcmp(word[2], "depends_on") == 0 ||
 	    strcmp(word[2], "attributes") == 0 ||

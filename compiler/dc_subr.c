@@ -171,6 +171,15 @@ dc_subr_known(const char *name)
 	return dc_subr_find(name) != NULL;
 }
 
+/* Is "name" a destructive subroutine (copyout, copyoutstr)? */
+int
+dc_subr_destructive(const char *name)
+{
+	const struct dc_subr *su = dc_subr_find(name);
+
+	return su != NULL && su->su_destr;
+}
+
 /* Type a subroutine call: arguments against the prototype, result. */
 void
 dc_subr_type(struct dc_ctx *cx, struct dc_node *n)

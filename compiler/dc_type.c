@@ -198,9 +198,24 @@ dc_type_is_scalar(const struct dc_type *ty)
 }
 
 /* May a value of type b be stored where type a lives? */
+/*
+ * A string and a pointer to void or char: dtrace lets them be compared
+ * (as strings: NULL reads as "") and a string variable be assigned one
+ * (NULL empties it), since a string is a char array to its type rules.
+ */
+static int
+dc_type_strptr(const struct dc_type *s, const struct dc_type *p)
+{
+	return s->ty_kind == DC_STRING && p->ty_kind == DC_PTR &&
+	    p->ty_btf == 0 && p->ty_sou == NULL && p->ty_elsize <= 1;
+}
+
 int
 dc_type_compat(const struct dc_type *a, const struct dc_type *b)
 {
+	if (a->ty_kind == DC_STRUCT || b->ty_kind == DC_STRUCT)
+		return a->ty_kind == b->ty_kind && a->ty_sou == b->ty_sou &&
+		    a->ty_btf == b->ty_btf;
 	if (a->ty_kind == DC_STRING || b->ty_kind == DC_STRING)
 		return a->ty_kind == b->ty_kind;
 	return dc_type_is_scalar(a) && dc_type_is_scalar(b);
@@ -307,8 +322,9 @@ dc_type_binary(struct dc_ctx *cx, struct dc_node *n)
 {
 	const struct dc_type *a = &n->n_a->n_type, *b = &n->n_b->n_type;
 
-	if (dc_is_cmp(n->n_op) && a->ty_kind == DC_STRING &&
-	    b->ty_kind == DC_STRING) {
+	if (dc_is_cmp(n->n_op) && ((a->ty_kind == DC_STRING &&
+	    b->ty_kind == DC_STRING) || dc_type_strptr(a, b) ||
+	    dc_type_strptr(b, a))) {
 		dc_type_int(&n->n_type, 4, 1);
 		return;
 	}
@@ -396,8 +412,8 @@ dc_type_uservar(struct dc_ctx *cx, struct dc_node *n)
 		dc_error(cx, n->n_line, n->n_col, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name", n->n_str);
 	if (v == NULL)
 		v = dc_var_get(cx, n->n_str, n->n_scope, n->n_line, n->n_col);
-	if (v->va_array)
-		dc_error(cx, n->n_line, n->n_col, "D_ARR_BADREF", "%s is an associative array and must be indexed: %s[...]", n->n_str, n->n_str);
+	if (v->va_array)	/* dtrace: a global array is no scalar */
+		dc_error(cx, n->n_line, n->n_col, n->n_scope == DS_GLOBAL ? "D_IDENT_BADREF" : "D_ARR_BADREF", "%s is an associative array and must be indexed: %s[...]", n->n_str, n->n_str);
 	if (!v->va_typed) {
 		dc_type_int(&v->va_type, 8, 1);
 		v->va_typed = 1;
@@ -457,6 +473,10 @@ dc_type_cast(struct dc_ctx *cx, struct dc_node *n)
 		return;
 	if (n->n_type.ty_kind == DC_VOID)
 		return;		/* (void)e discards e, as in C */
+	if (n->n_type.ty_kind == DC_STRUCT && dc_type_compat(&n->n_type, a)) {
+		*n = *n->n_a;	/* (struct s)v of a struct s: v itself */
+		return;
+	}
 	if (!dc_type_is_scalar(a) || !dc_type_is_scalar(&n->n_type))
 		dc_error(cx, n->n_line, n->n_col, "D_CAST_INVAL", "invalid cast of %s to %s: only scalars can be cast", a->ty_name, n->n_type.ty_name);
 }
@@ -472,8 +492,9 @@ dc_type_keys(struct dc_ctx *cx, struct dc_node *n, struct dc_var *v)
 
 		dc_type_expr(cx, k);
 		if (!dc_type_is_scalar(&k->n_type) &&
-		    k->n_type.ty_kind != DC_STRING)
-			dc_error(cx, k->n_line, k->n_col, "D_ARR_KEYTYPE", "%s[ ] key #%d of type %s is not a scalar or string", v->va_name, i + 1, k->n_type.ty_name);
+		    k->n_type.ty_kind != DC_STRING &&
+		    (k->n_type.ty_kind != DC_STRUCT || k->n_type.ty_size == 0))
+			dc_error(cx, k->n_line, k->n_col, "D_ARR_KEYTYPE", "%s[ ] key #%d of type %s is not a scalar, string, struct or union", v->va_name, i + 1, k->n_type.ty_name);
 	}
 	if (n->n_nargs > DC_MAXKEYS)
 		dc_error(cx, n->n_line, n->n_col, "D_ARR_LONG", "%s[ ] has %d keys, limit %d", v->va_name, n->n_nargs, DC_MAXKEYS);
@@ -530,7 +551,7 @@ dc_type_ptrindex(struct dc_ctx *cx, struct dc_node *n)
 	dc_type_expr(cx, n->n_a);
 	a = &n->n_a->n_type;
 	if (n->n_nargs != 1)
-		dc_error(cx, n->n_line, n->n_col, "D_IDX_COUNT", "pointer or array index takes one value, %d given", n->n_nargs);
+		dc_error(cx, n->n_line, n->n_col, "D_ARR_BADREF", "cannot access %s as an associative array: a pointer or array index takes one value, %d given", n->n_a->n_kind == DN_VAR ? n->n_a->n_str : "this operand", n->n_nargs);
 	dc_type_expr(cx, n->n_args[0]);
 	if (n->n_args[0]->n_type.ty_kind != DC_INT)
 		dc_error(cx, n->n_line, n->n_col, "D_IDX_TYPE", "index of type %s is not an integer", n->n_args[0]->n_type.ty_name);
@@ -725,6 +746,18 @@ dc_type_lvalue(struct dc_ctx *cx, struct dc_node *l, const struct dc_type *rhs)
 	l->n_type = v->va_type;
 }
 
+/*
+ * "v = s" of a whole struct or union: dtrace copies it into a D variable
+ * (global, self-> or this->; a by-reference variable of the struct's
+ * size), not into kernel memory or an associative array element.
+ */
+static int
+dc_type_struct_assign(const struct dc_node *n)
+{
+	return n->n_op == DT_ASSIGN && n->n_a->n_kind == DN_VAR &&
+	    n->n_b->n_type.ty_size > 0;
+}
+
 void
 dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 {
@@ -745,8 +778,8 @@ dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 	if (r->ty_kind == DC_ARRAY && r->ty_elsize != 1)
 		dc_type_decay(cx, n);
 	r = &n->n_b->n_type;
-	if (r->ty_kind == DC_VOID || r->ty_kind == DC_STRUCT ||
-	    r->ty_kind == DC_ARRAY) {
+	if (r->ty_kind == DC_VOID || (r->ty_kind == DC_STRUCT &&
+	    !dc_type_struct_assign(n)) || r->ty_kind == DC_ARRAY) {
 		if (r->ty_kind == DC_ARRAY && r->ty_elsize == 1) {
 			struct dc_node *s = dc_alloc(cx, sizeof (*s));
 
@@ -763,8 +796,16 @@ dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 		}
 	}
 	dc_type_lvalue(cx, n->n_a, r);
-	if (!dc_type_compat(&n->n_a->n_type, r))
+	if (!dc_type_compat(&n->n_a->n_type, r) &&
+	    !(n->n_op == DT_ASSIGN && dc_type_strptr(&n->n_a->n_type, r)))
 		dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator %s operands have incompatible types: %s = %s", n->n_op == DT_ASSIGN ? "=" : dc_tok_name(n->n_op), n->n_a->n_type.ty_name, r->ty_name);
+	/* dtrace's rules for += and -=: a pointer of known size on the left */
+	if ((n->n_op == DT_PLUS || n->n_op == DT_MINUS) &&
+	    n->n_a->n_type.ty_kind != DC_STRING && r->ty_kind != DC_STRING &&
+	    (n->n_a->n_type.ty_kind != DC_INT || r->ty_kind != DC_INT) &&
+	    (n->n_a->n_type.ty_kind != DC_PTR ||
+	    dc_type_voidptr(&n->n_a->n_type)))
+		dc_error(cx, n->n_line, n->n_col, "D_OP_VFPTR", "operator %s= requires a left-hand scalar operand of known size, not %s (with %s)", dc_tok_name(n->n_op), n->n_a->n_type.ty_name, r->ty_name);
 	if (n->n_op != DT_ASSIGN && (n->n_a->n_type.ty_kind == DC_STRING ||
 	    r->ty_kind != DC_INT || (n->n_a->n_type.ty_kind == DC_PTR &&
 	    n->n_op != DT_PLUS && n->n_op != DT_MINUS)))
@@ -778,6 +819,8 @@ dc_type_incdec(struct dc_ctx *cx, struct dc_node *n)
 	dc_type_lvalue(cx, n->n_a, NULL);
 	if (!dc_type_is_scalar(&n->n_a->n_type))
 		dc_error(cx, n->n_line, n->n_col, "D_OP_SCALAR", "operator %s requires a scalar operand, not %s", dc_tok_name(n->n_op), n->n_a->n_type.ty_name);
+	if (dc_type_voidptr(&n->n_a->n_type))
+		dc_error(cx, n->n_line, n->n_col, "D_OP_VFPTR", "operator %s requires an operand of known size, not void *", dc_tok_name(n->n_op));
 	n->n_type = n->n_a->n_type;
 }
 
@@ -809,6 +852,10 @@ dc_type_addr(struct dc_ctx *cx, struct dc_node *n)
 
 	if (a->n_type.ty_bits != 0)
 		dc_error(cx, n->n_line, n->n_col, "D_ADDROF_BITFIELD", "operator & cannot be applied to a bitfield");
+	/* as dtrace: & of a value that is no object (&1, &(x + 1)) */
+	if (a->n_kind != DN_MEMBER && a->n_kind != DN_DEREF &&
+	    a->n_kind != DN_INDEX && a->n_kind != DN_VAR)
+		dc_error(cx, n->n_line, n->n_col, "D_ADDROF_LVAL", "operator & needs an object (an lvalue), not a value");
 	if (a->n_kind != DN_MEMBER && a->n_kind != DN_DEREF &&
 	    (a->n_kind != DN_INDEX || a->n_var != NULL ||
 	    a->n_scope == DS_BUILTIN))
@@ -831,6 +878,10 @@ dc_type_sizeof(struct dc_ctx *cx, struct dc_node *n)
 	n->n_kind = DN_INT;
 	n->n_ival = a->n_type.ty_kind == DC_STRING ? dc_strsize(cx) :
 	    a->n_type.ty_size;
+	if (a->n_kind == DN_STR)	/* "hi": its bytes and NUL, as in C */
+		n->n_ival = a->n_len + 1;
+	if (n->n_ival == 0)
+		dc_error(cx, n->n_line, n->n_col, "D_SIZEOF_TYPE", "sizeof cannot be applied to an operand of unknown size (%s)", a->n_type.ty_name != NULL ? a->n_type.ty_name : "void");
 	n->n_a = NULL;
 	dc_type_int(&n->n_type, 8, 0);
 }

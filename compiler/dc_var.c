@@ -210,6 +210,14 @@ dc_macro(struct dc_ctx *cx, const char *name, int *isstr, int line, int col)
 		return dc_macro_num(cx, (unsigned long)getuid());
 	if (strcmp(s, "gid") == 0)
 		return dc_macro_num(cx, (unsigned long)getgid());
+	if (strcmp(s, "euid") == 0)
+		return dc_macro_num(cx, (unsigned long)geteuid());
+	if (strcmp(s, "egid") == 0)
+		return dc_macro_num(cx, (unsigned long)getegid());
+	if (strcmp(s, "pgid") == 0)
+		return dc_macro_num(cx, (unsigned long)getpgid(0));
+	if (strcmp(s, "sid") == 0)
+		return dc_macro_num(cx, (unsigned long)getsid(0));
 	if (strcmp(s, "target") == 0)
 		return dc_macro_num(cx, cx->cx_opts != NULL ?
 		    (unsigned long)cx->cx_opts->dco_target : 0);

@@ -11,6 +11,7 @@
  * record stream (torn or corrupt records, drops, probe errors) are
  * reported on the error stream and do not stop the other cpus.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -334,24 +335,63 @@ kc_silent(const struct dof_laction *la)
 }
 
 /*
- * print() of an integer: the DIFEXPR carries the value's type name as its
- * format; dtrace prints "<type> 0x<hex>" with the value masked to its size.
- * Returns 0 when the record is not such an integer (traced as trace()).
+ * Is this print() type name a signed character type?  dtrace prints only
+ * those as characters (CTF's char test wants the signed flag): an
+ * unsigned char or uint8_t prints as a number.
+ */
+static int
+kc_print_ischar(const char *t)
+{
+	static const char *const names[] = { "char", "signed char",
+	    "int8_t" };
+	size_t i;
+
+	for (i = 0; i < sizeof (names) / sizeof (names[0]); i++)
+		if (strcmp(t, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * print() of a scalar or string: the DIFEXPR carries the value's type name
+ * as its format; dtrace prints "<type> 0x<hex>" with the value masked to
+ * its size, a character type as 'c' (or an octal escape), a string quoted.
+ * Returns 0 when the record is none of these (traced as trace()).
  */
 static int
 kc_print_int(struct kc_dec *d, const struct dof_laction *la,
     const uint8_t *payload)
 {
 	const struct dif_object *o = la->la_difo;
+	const char *s;
 	uint64_t v = 0;
-	uint32_t n = la->la_rec_size;
+	uint32_t n = la->la_rec_size, i;
 
-	if (la->la_fmt == NULL || o == NULL || la->la_rec_isstr ||
-	    o->do_rtype.dtdt_kind != DIF_TYPE_CTF ||
-	    o->do_rtype.dtdt_ckind != DIF_CTF_INTEGER ||
+	if (la->la_fmt == NULL || o == NULL)
+		return 0;
+	if (la->la_rec_isstr && strcmp(la->la_fmt, "string") == 0) {
+		s = (const char *)payload + la->la_rec_off;
+		for (i = 0; i < n && s[i] != '\0'; i++)
+			;
+		fprintf(d->kd_out, "string \"%.*s\"\n", (int)i, s);
+		return 1;
+	}
+	if (la->la_rec_isstr || o->do_rtype.dtdt_kind != DIF_TYPE_CTF ||
+	    (o->do_rtype.dtdt_ckind != DIF_CTF_INTEGER &&
+	    o->do_rtype.dtdt_ckind != DIF_CTF_POINTER) ||
 	    (n != 1 && n != 2 && n != 4 && n != 8))
 		return 0;
 	memcpy(&v, payload + la->la_rec_off, n);	/* little-endian */
+	if (n == 1 && kc_print_ischar(la->la_fmt)) {
+		if (isprint((int)v))
+			fprintf(d->kd_out, "%s '%c'\n", la->la_fmt, (int)v);
+		else if (v == 0)
+			fprintf(d->kd_out, "%s '\\0'\n", la->la_fmt);
+		else	/* a C char promoted to int, as dtrace prints it */
+			fprintf(d->kd_out, "%s '\\%03o'\n", la->la_fmt,
+			    (unsigned)(int)(int8_t)v);
+		return 1;
+	}
 	fprintf(d->kd_out, "%s 0x%llx\n", la->la_fmt, (unsigned long long)v);
 	return 1;
 }

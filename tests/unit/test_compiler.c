@@ -121,9 +121,9 @@ START_TEST(err_D_PRINTF_ARG_TYPE_int_for_s)
 }
 END_TEST
 
-START_TEST(err_D_PRINTF_CONV_bad_conversion)
+START_TEST(err_D_SYNTAX_bad_conversion)
 {
-	tc_reject("BEGIN { printf(\"%q\", 1); }", "D_PRINTF_CONV", 1, 16);
+	tc_reject("BEGIN { printf(\"%q\", 1); }", "D_SYNTAX", 1, 16);
 }
 END_TEST
 
@@ -282,7 +282,7 @@ static const struct tc_case tc_cases[] = {
 	{ "1 ? 10 : 20", 10, 4 }, { "0 ? 10 : 20", 20, 4 },
 	{ "(char)0x1ff", -1, 1 }, { "(unsigned char)0x1ff", 255, 1 },
 	{ "(short)0x18000", -32768, 2 }, { "(uint32_t)-1", 0xffffffff, 4 },
-	{ "'a'", 97, 1 }, { "010", 8, 4 }, { "0x10", 16, 4 },
+	{ "'a'", 97, 4 }, { "010", 8, 4 }, { "0x10", 16, 4 },
 	{ "1ul << 40", 1ll << 40, 8 }, { "4294967296", 4294967296ll, 8 },
 	{ "\"abc\" == \"abc\"", 1, 4 }, { "\"abc\" < \"abd\"", 1, 4 },
 	{ "\"b\" != \"b\"", 0, 4 }, { "cpu", 3, 4 }, { "cpu * 2 + 1", 7, 4 },
@@ -618,7 +618,7 @@ compiler_suite(void)
 	tcase_add_test(e, err_D_FUNC_UNDEF_unknown_function);
 	tcase_add_test(e, err_D_PRINTF_ARG_TYPE_string_for_d);
 	tcase_add_test(e, err_D_PRINTF_ARG_TYPE_int_for_s);
-	tcase_add_test(e, err_D_PRINTF_CONV_bad_conversion);
+	tcase_add_test(e, err_D_SYNTAX_bad_conversion);
 	tcase_add_test(e, err_D_PRINTF_ARG_PROTO_missing_arg);
 	tcase_add_test(e, err_D_PRINTF_ARG_EXTRA_extra_arg);
 	tcase_add_test(e, err_D_PROTO_LEN_trace_two_args);

@@ -203,6 +203,30 @@ static const struct tl_case tl_cases[] = {
 	{ "BEGIN { this->b = (char *)alloca(4); this->b[0] = 'a'; "
 	    "this->b[1] = 0; trace(strlen(stringof(this->b))); }", 1 },
 	{ "BEGIN { trace(NULL == 0); }", 1 },
+	/* strings compare with NULL as strings; NULL empties a string */
+	{ "BEGIN { s = \"a\"; trace((s != NULL) * 10 + (NULL == s)); }", 10 },
+	{ "BEGIN { s = \"a\"; s = NULL; trace((s == NULL) * 10 + "
+	    "(s == \"\")); }", 11 },
+	{ "BEGIN { trace(strstr(\"ab\", \"x\") == NULL); }", 1 },
+	/* whole structs: copied into D variables, used as keys */
+	{ "struct s { int a; long b; } g;\nBEGIN { g.a = 4; g.b = 5; h = g; "
+	    "g.a = 9; trace(h.a * 10 + h.b); }", 45 },
+	{ "struct s { int a; } k;\nBEGIN { k.a = 1; x[k] = 7; k.a = 2; "
+	    "x[k] = 8; k.a = 1; trace(x[k]); }", 7 },
+	{ "struct i { int a; };\nstruct o { int b; };\ntranslator struct o "
+	    "< struct i v > { b = ((struct i)v).a + 1; };\nstruct i g;\n"
+	    "BEGIN { g.a = 5; trace(xlate <struct o> (g).b); }", 6 },
+	{ "extern int *(*fp)(void), a[2][3];\nint f(register int, char *);\n"
+	    "BEGIN { trace(3); }", 3 },
+	{ "enum e { A = 3, B = A * 4 + 7 / 2, C };\nstruct p { int x; int y; };"
+	    "\nBEGIN { trace(C * 100 + offsetof(struct D`p, y)); }", 1604 },
+	{ "BEGIN { trace(sizeof (\"hi\") * 10 + sizeof \"\"); }", 31 },
+	/* the predicate is typed after the actions */
+	{ "BEGIN /x == 0/ { x++; trace(x); }", 1 },
+	/* character constants: ints, up to 8 bytes, unsigned */
+	{ "BEGIN { trace('ab' * 1000 + sizeof ('a')); }", 0x6162 * 1000 + 4 },
+	{ "BEGIN { trace('\\377'); }", 255 },
+	{ "BEGIN { trace((uchar_t)-1 + sizeof (hrtime_t)); }", 263 },
 	{ "struct s { char a; int b; long c; short d; };\n"
 	    "BEGIN { trace(offsetof(struct s, c) * 100 + sizeof (struct s)); }",
 	    824 },
@@ -558,6 +582,68 @@ static const struct tl_err tl_errs[] = {
 	{ "D_ACT_DESTR", "BEGIN { copyout(0, 0, 1); }", 1 },
 	{ "D_MACRO_UNDEF", "BEGIN { trace($5); }", 1 },
 	{ "D_SYM_NOSUPP", "BEGIN { trace(`jiffies); }", 1 },
+	/* dtrace's tags for printf() formats and arguments */
+	{ "D_SYNTAX", "BEGIN { printf(\"%3$d\", 1); }", 1 },
+	{ "D_SYNTAX", "BEGIN { printf(\"%3\", 1); }", 1 },
+	{ "D_SYNTAX", "BEGIN { printf(\"%1.2.3d\", 1); }", 1 },
+	{ "D_SYNTAX", "BEGIN { printf(\"%d %Z\", \"s\"); }", 1 },
+	{ "D_PRINTF_DYN_PROTO", "BEGIN { printf(\"%s %.*d\", \"a\"); }", 1 },
+	{ "D_PRINTF_DYN_TYPE", "BEGIN { printf(\"%*d\", \"a\", 1); }", 1 },
+	{ "D_PRINTF_AGG_CONV", "BEGIN { printf(\"%@d\", 1); }", 1 },
+	{ "D_PRINTF_ARG_TYPE", "BEGIN { @a = count(); printf(\"%d\", @a); }",
+	    1 },
+	{ "D_PRINTA_PROTO", "BEGIN { printa(\"%d\"); }", 1 },
+	{ "D_PRINTA_AGGKEY", "BEGIN { @a[1] = count(); @b = count();\n"
+	    "printa(\"%d %@d %@d\", @a, @b); }", 2 },
+	{ "D_PRINTA_AGGPROTO", "BEGIN { @a[1] = count(); @b[\"x\"] = count();"
+	    " printa(@a, @b); }", 1 },
+	{ "D_PRINTF_ARG_TYPE", "BEGIN { @[stack()] = count(); "
+	    "printa(\"%p %@d\", @); }", 1 },
+	{ "D_PRINTF_ARG_PROTO", "BEGIN { @a[1] = count(); "
+	    "printa(\"%d %d %@d\", @a); }", 1 },
+	{ "D_STACK_PROTO", "BEGIN { stack(1, 2); }", 1 },
+	{ "D_USTACK_FRAMES", "BEGIN { ustack(0, 10); }", 1 },
+	{ "D_USTACK_STRSIZE", "BEGIN { ustack(1, \"x\"); }", 1 },
+	{ "D_USTACK_PROTO", "BEGIN { ustack(1, 10, 2); }", 1 },
+	{ "D_DREC_COMM", "BEGIN { commit(1); exit(0); }", 1 },
+	{ "D_COMM_DREC", "BEGIN { exit(0); commit(1); }", 1 },
+	{ "D_CHR_NL", "BEGIN { trace('a\n'); }", 1 },
+	{ "D_CHR_OFLOW", "BEGIN { trace('123456789'); }", 1 },
+	{ "D_ADDROF_LVAL", "BEGIN { trace(&(pid + 1)); }", 1 },
+	{ "D_SIZEOF_TYPE", "BEGIN { trace(sizeof (void)); }", 1 },
+	{ "D_UNKNOWN", "enum e { A, B, A };\nBEGIN { }", 1 },
+	{ "D_DECL_IDRED", "enum e { A };\nenum f { A };\nBEGIN { }", 2 },
+	{ "D_OP_INCOMPAT", "BEGIN { trace(\"a\" == (int *)0); }", 1 },
+	/* declarations: prototypes and extern declarators */
+	{ "D_DECL_PARMCLASS", "int f(static int);\nBEGIN { }", 1 },
+	{ "D_DECL_PROTO_NAME", "int f(void v);\nBEGIN { }", 1 },
+	{ "D_DECL_PROTO_VOID", "int f(int, void);\nBEGIN { }", 1 },
+	{ "D_DECL_PROTO_TYPE", "int f(int a[int]);\nBEGIN { }", 1 },
+	{ "D_DECL_PROTO_TYPE", "int x[void, char];\nBEGIN { }", 1 },
+	{ "D_DECL_PROTO_VARARGS", "int a[...];\nBEGIN { }", 1 },
+	{ "D_DECL_BADCLASS", "static int x;\nBEGIN { }", 1 },
+	{ "D_DECL_USELESS", "int;\nBEGIN { }", 1 },
+	{ "D_DECL_SCOPE", "int `x;\nBEGIN { }", 1 },
+	{ "D_SYNTAX", "BEGIN {\n inline int x = 1; }", 2 },
+	{ "D_DECL_COMBO", "BEGIN { trace(sizeof (float int)); }", 1 },
+	/* translators are checked when declared */
+	{ "D_XLATE_SOU", "struct i { int a; };\n"
+	    "translator int < struct i *p > { };\nBEGIN { }", 2 },
+	{ "D_XLATE_MEMB", "struct i { int a; };\nstruct o { int b; };\n"
+	    "translator struct o < struct i *p > { c = p->a; };\nBEGIN { }",
+	    3 },
+	{ "D_XLATE_REDECL", "struct i { int a; };\nstruct o { int b; };\n"
+	    "translator struct o < struct i *p > { b = p->a; };\n"
+	    "translator struct o < struct i *p > { b = p->a; };\nBEGIN { }",
+	    4 },
+	{ "D_XLATE_INCOMPAT", "struct i { int a; };\nstruct o { int *b; };\n"
+	    "translator struct o < struct i *p > { b = p->a; };\nBEGIN { }",
+	    3 },
+	{ "D_TYPE_MEMBER", "struct i { int a; };\nstruct o { int b; };\n"
+	    "translator struct o < struct i *p > { b = p->x; };\nBEGIN { }",
+	    3 },
+	{ "D_OP_INCOMPAT", "struct s { int a; } x;\nstruct t { int a; } y;\n"
+	    "BEGIN { x = y; }", 3 },
 	{ "D_OP_WRITE", "BEGIN { pid = 1; }", 1 },
 	{ "D_OP_WRITE", "BEGIN { args[0] = 1; }", 1 },
 	{ "D_OP_INCOMPAT", "BEGIN { x = 1; x = \"s\"; }", 1 },
@@ -565,7 +651,21 @@ static const struct tl_err tl_errs[] = {
 	{ "D_IDENT_UNDEF", "BEGIN { trace(nosuch); }", 1 },
 	{ "D_DECL_IDRED", "int x;\nint x;\nBEGIN { }", 2 },
 	{ "D_ACT_EXPR", "BEGIN { x = trace(1); }", 1 },
-	{ "D_ARR_BADREF", "BEGIN { a[1] = 2; trace(a); }", 1 },
+	{ "D_IDENT_BADREF", "BEGIN { a[1] = 2; trace(a); }", 1 },
+	{ "D_ARR_BADREF", "int x[5];\nBEGIN { x[1, 2] = 1; }", 2 },
+	{ "D_FUNC_IDENT", "BEGIN { trace(1()); }", 1 },
+	{ "D_PRAGERR", "\n#pragma D error \"no\"\nBEGIN { }", 2 },
+	{ "D_PRAGMA_MALFORM", "#pragma D attributes Stable/Stable/Common\n"
+	    "BEGIN { }", 1 },
+	{ "D_OP_VFPTR", "int p;\nBEGIN { p = 1; p -= alloca(10); }", 2 },
+	{ "D_UNKNOWN", "struct s { int a; };\nBEGIN { trace(offsetof(struct s, "
+	    "b)); }", 2 },
+	{ "D_DECL_ENCONST", "enum e { A = pid };\nBEGIN { }", 1 },
+	{ "D_OP_VFPTR", "BEGIN { p = (void *)0; p++; }", 1 },
+	{ "D_ACT_SPEC", "BEGIN { speculate(1); copyout(0, 0, 1); }", 1 },
+	{ "D_PROTO_ARG", "BEGIN { tracemem(123, \"s\"); }", 1 },
+	{ "D_IDENT_UNDEF", "BEGIN { trace(sizeof (`)); }", 1 },
+	{ "D_SYNTAX", "BEGIN { trace($-1); }", 1 },
 	{ "D_IDX_BADTYPE", "BEGIN { x = 2; trace(x[1]); }", 1 },
 	{ "D_DECL_LOCASSC", "this int a[int];\nBEGIN { }", 1 },
 	{ "D_ARR_LOCAL", "BEGIN {\n this->a[1] = 2; }", 2 },

@@ -22,5 +22,9 @@ BEGIN
 BEGIN
 {
 	commit(spec);
+}
+
+BEGIN
+{
 	exit(0);
 }

@@ -23,5 +23,9 @@ BEGIN
 BEGIN
 {
 	commit(s);
+}
+
+BEGIN
+{
 	exit(0);
 }

@@ -1,5 +1,7 @@
 /*
- * Character literals and their escapes have the value of the character.
+ * Character literals and their escapes have the value of the character,
+ * as an int.  As in dtrace, an escape it does not know ('\'' here) keeps
+ * its backslash: two bytes, the first the most significant (0x5c27).
  * kdt-args: -q
  */
 BEGIN

@@ -1,0 +1,7 @@
+/*
+ * tracemem( ) takes an integer size.
+ */
+BEGIN
+{
+	tracemem(123, "size");
+}

@@ -1,0 +1,8 @@
+/*
+ * A newline inside a character constant.
+ */
+BEGIN
+{
+	trace('a
+');
+}

@@ -1,0 +1,7 @@
+/*
+ * A character constant of more than eight bytes overflows.
+ */
+BEGIN
+{
+	trace('abcdefghi');
+}

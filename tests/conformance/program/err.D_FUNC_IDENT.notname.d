@@ -1,0 +1,7 @@
+/*
+ * Only a function name can be called.
+ */
+BEGIN
+{
+	trace(1());
+}

@@ -1,0 +1,9 @@
+/*
+ * The scoping operator ` may not be used in a declared name.
+ */
+int `xyz;
+
+BEGIN
+{
+	exit(0);
+}

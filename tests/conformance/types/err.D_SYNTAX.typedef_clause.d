@@ -1,0 +1,7 @@
+/*
+ * Declarations belong outside clauses: typedef in a clause.
+ */
+BEGIN
+{
+	typedef int myint;
+}
