@@ -31,10 +31,25 @@
 #define KC_F_QUIET	0x1	/* as if the quiet option were set */
 #define KC_F_MERGE	0x2	/* all cpus in timestamp order (kdt-extract
 				   --merge), not cpu after cpu */
+#define KC_F_PARTIAL	0x4	/* return KC_PARTIAL when records were
+				   torn or corrupt (kdt-extract's status) */
+#define KC_PARTIAL	3	/* decoded, but records were lost */
+
+/*
+ * Output formats (--format=): dtrace text, or one of the export writers
+ * of consumer/kc_export.h (JSON lines, Chrome trace events for Perfetto,
+ * a self-contained HTML report), fed by this same decoder.
+ */
+#define KC_FORMAT_TEXT		0
+#define KC_FORMAT_JSON		1
+#define KC_FORMAT_PERFETTO	2
+#define KC_FORMAT_HTML		3
 
 struct kc_opts {
 	const char	*ko_prog;	/* message prefix, e.g. "kdt-extract" */
 	uint32_t	ko_flags;	/* KC_F_* */
+	uint32_t	ko_format;	/* KC_FORMAT_* (0: text) */
+	const char	*ko_symbols;	/* kdt-extract --symbols FILE, or NULL */
 };
 
 /*
@@ -60,6 +75,8 @@ struct kc_claim_opts {
 	int	cl_exit;	/* -e: print what is buffered and exit */
 	int	cl_previous;	/* --previous */
 	int	cl_quiet;	/* -q */
+	uint32_t cl_format;	/* --format: KC_FORMAT_*; not text implies
+				   -e (an export is one finished document) */
 };
 
 int kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err);

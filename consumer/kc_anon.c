@@ -23,6 +23,9 @@
  *
  * --previous reads /dev/kdt-previous (kio.h: kdt.ko's copy of the region
  * a previous boot left behind) whole and prints it with the same decoder.
+ * --format=json|perfetto|html (cl_format) goes to the export writers
+ * (consumer/kc_export.h) through the same call; an export is one finished
+ * document, so with it -a acts as -ae.
  *
  * Every "there is nothing to claim" case is one line on the error stream
  * saying why, and exit status 1.
@@ -38,6 +41,7 @@
 #include "common/kio.h"
 #include "common/rgn.h"
 #include "consumer/kc.h"
+#include "consumer/kc_sym.h"
 #include "consumer/kc_fmt.h"	/* kc_fmt_drops */
 #include "consumer/kc_kernel.h"	/* KC_DEV, kc_kernel_claimed */
 #include "consumer/kc_run.h"
@@ -201,17 +205,38 @@ kc_read_image(int fd, const char *path, uint64_t size, FILE *err)
 	return buf;
 }
 
+/*
+ * Print a region image read from fd.  Stack frames and symbols resolve
+ * with this boot's /proc/kallsyms for this boot's region, and with the
+ * writing kernel's symbols for the previous boot's (kc_sym_for_region():
+ * another KASLR offset, maybe another kernel).
+ */
 static int
 kc_print_image(int fd, const char *path, uint64_t size, uint64_t phys,
-    const struct kc_claim_opts *co, FILE *out, FILE *err)
+    int previous, const struct kc_claim_opts *co, FILE *out, FILE *err)
 {
-	struct kc_opts o = { "kdt", co->cl_quiet ? KC_F_QUIET : 0 };
+	struct kc_opts o = { "kdt", co->cl_quiet ? KC_F_QUIET : 0,
+	    co->cl_format, NULL };
 	uint8_t *img = kc_read_image(fd, path, size, err);
-	int rv;
+	struct kc_symtab *syms;
+	char why[512];
+	int rv, failed;
 
 	if (img == NULL)
 		return 1;
+	if (previous)
+		syms = kc_sym_for_region(img, size, NULL, co->cl_quiet, "kdt",
+		    err, &failed);
+	else
+		syms = kc_sym_load_kallsyms("/proc/kallsyms", why,
+		    sizeof (why));
+	if (syms != NULL)
+		kc_sym_set_default(syms);
 	rv = kc_print_region_opts(img, size, phys, path, out, err, &o);
+	if (syms != NULL) {
+		kc_sym_set_default(NULL);
+		kc_sym_free(syms);
+	}
 	free(img);
 	return rv;
 }
@@ -253,7 +278,7 @@ kc_anon_previous(const struct kc_claim_opts *co, FILE *out, FILE *err)
 		close(fd);
 		return 1;
 	}
-	rv = kc_print_image(fd, KIO_PREV_DEV, (uint64_t)end, RGN_PHYS_ANY,
+	rv = kc_print_image(fd, KIO_PREV_DEV, (uint64_t)end, RGN_PHYS_ANY, 1,
 	    co, out, err);
 	close(fd);
 	return rv;
@@ -277,7 +302,7 @@ kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err)
 	if (kc_anon_info(fd, &ki, err) != 0 || kc_anon_state(&ki, err) != 0 ||
 	    kc_claim(fd, &kc, err) != 0)
 		goto out;
-	if (!co->cl_exit) {
+	if (!co->cl_exit && co->cl_format == KC_FORMAT_TEXT) {
 		memset(&ro, 0, sizeof (ro));
 		ro.ro_prog = "kdt";
 		ro.ro_input = "anonymous state";
@@ -291,8 +316,8 @@ kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err)
 		    strerror(errno));
 		goto out;
 	}
-	rv = kc_print_image(fd, KC_DEV, kc.kc_rgnsize, ki.ki_region_phys, co,
-	    out, err);
+	rv = kc_print_image(fd, KC_DEV, kc.kc_rgnsize, ki.ki_region_phys, 0,
+	    co, out, err);
 	/*
 	 * Firings kdt.ko could not run (a probe in an NMI that interrupted
 	 * another on its CPU) leave no trace in the region: only the state

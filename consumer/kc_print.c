@@ -23,6 +23,7 @@
 #include "consumer/kc_agg.h"
 #include "consumer/kc.h"
 #include "consumer/kc_engine.h"
+#include "consumer/kc_export.h"
 #include "consumer/kc_sym.h"
 
 #define KC_MAXARGS	128	/* printf() arguments decoded */
@@ -42,6 +43,7 @@ struct kc_dec {
 	uint32_t	kd_ncpu;
 	uint64_t	*kd_next;	/* per cpu: consumed up to */
 	uint32_t	kd_nrecs;	/* decoded in this consume */
+	uint64_t	kd_nbad;	/* torn or corrupt spots reported */
 	uint64_t	kd_dynsize;	/* tracemem() dynamic size, or -1 */
 };
 
@@ -524,6 +526,7 @@ kc_on_bad(void *arg, uint32_t cpu, uint64_t loff, const char *what)
 {
 	struct kc_dec *d = arg;
 
+	d->kd_nbad++;
 	fprintf(d->kd_o.do_err, "%s: %s: cpu %u: logical offset 0x%llx: %s\n",
 	    d->kd_o.do_prog, d->kd_o.do_input, cpu, (unsigned long long)loff,
 	    what);
@@ -598,6 +601,26 @@ uint32_t
 kc_dec_quiet(const struct kc_dec *d)
 {
 	return d->kd_quiet;
+}
+
+/*
+ * The export writers' hook (kc_export.c): decode one record exactly as
+ * kc_dec_consume() would, its text to "out" and its messages to "err"
+ * for this record only, without the heading (dtrace prints that once,
+ * before the first record; an export keeps each record's own text).
+ */
+void
+kc_dec_record(struct kc_dec *d, uint32_t cpu, const struct rgn_rec *rec,
+    const uint8_t *payload, uint64_t loff, FILE *out, FILE *err)
+{
+	FILE *o = d->kd_out, *e = d->kd_o.do_err;
+
+	d->kd_out = out;
+	d->kd_o.do_err = err;
+	d->kd_heading = 1;
+	(void) kc_on_rec(d, cpu, rec, payload, loff);
+	d->kd_out = o;
+	d->kd_o.do_err = e;
 }
 
 /* ---- dead region images (kdt-extract, kdt -a) ---- */
@@ -788,7 +811,10 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 	struct kc_dec *d;
 	uint32_t cpu;
 	uint64_t q;
+	int rv;
 
+	if (opts != NULL && opts->ko_format != KC_FORMAT_TEXT)
+		return kc_export_region(img, len, phys, input, out, err, opts);
 	memset(&o, 0, sizeof (o));
 	o.do_prog = opts != NULL && opts->ko_prog != NULL ?
 	    opts->ko_prog : "kdt";
@@ -814,10 +840,18 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 		}
 	fputc('\n', out);
 	kc_region_aggs(&v, den, o.do_prog, input, out, err);
+	rv = 0;
+	if (d->kd_nbad != 0 && opts != NULL &&
+	    (opts->ko_flags & KC_F_PARTIAL)) {
+		fprintf(err, "%s: %s: partial: %llu torn or corrupt record spot%s (above); every other record is printed\n",
+		    o.do_prog, input, (unsigned long long)d->kd_nbad,
+		    d->kd_nbad == 1 ? "" : "s");
+		rv = KC_PARTIAL;
+	}
 	kc_dec_free(d);
 	dof_free(den);
 	fflush(out);
-	return 0;
+	return rv;
 }
 
 int

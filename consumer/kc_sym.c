@@ -13,6 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+#include <gelf.h>
+
+#include <sys/utsname.h>
+
+#include "common/rgn.h"
 #include "consumer/kc_sym.h"
 
 #define KC_SYM_CORE	"vmlinux"	/* module of core kernel symbols */
@@ -227,11 +234,11 @@ kc_sym_parse_line(char *line, uint64_t *addr, char **name, char **mod)
 }
 
 static int
-kc_sym_read(struct kc_symtab *t, FILE *f, const char *path, char *why,
-    size_t whysz)
+kc_sym_read(struct kc_symtab *t, FILE *f, const char *path, uint64_t slide,
+    char *why, size_t whysz)
 {
 	char line[512], *name, *mod;
-	uint64_t addr, lineno = 0;
+	uint64_t addr, lineno = 0, placeholders = 0;
 	int rv;
 
 	while (fgets(line, sizeof (line), f) != NULL) {
@@ -243,10 +250,18 @@ kc_sym_read(struct kc_symtab *t, FILE *f, const char *path, char *why,
 		}
 		if (rv == 0)
 			continue;
-		if (kc_sym_add(t, addr, 0, name, mod) != 0) {
+		if (addr == UINT64_MAX) {
+			placeholders++;	/* Debian's stand-in System.map */
+			continue;
+		}
+		if (kc_sym_add(t, addr + slide, 0, name, mod) != 0) {
 			snprintf(why, whysz, "%s: line %" PRIu64 ": out of memory after %u symbols", path, lineno, t->kb_nsyms);
 			return -1;
 		}
+	}
+	if (t->kb_nsyms == 0 && placeholders != 0) {
+		snprintf(why, whysz, "%s: a placeholder without symbols (Debian's /boot/System.map-*: the real one is /usr/lib/debug/boot/System.map-RELEASE in the linux-image-RELEASE-dbg package)", path);
+		return -1;
 	}
 	if (t->kb_nsyms == 0) {
 		snprintf(why, whysz, "%s: no symbol with a non-zero address in %" PRIu64 " lines (kptr_restrict hides them from this user)", path, lineno);
@@ -272,12 +287,213 @@ kc_sym_load_kallsyms(const char *path, char *why, size_t whysz)
 		fclose(f);
 		return NULL;
 	}
-	if (kc_sym_read(t, f, path, why, whysz) != 0) {
+	if (kc_sym_read(t, f, path, 0, why, whysz) != 0) {
 		kc_sym_free(t);
 		t = NULL;
 	} else {
 		kc_sym_finish(t);
 	}
 	fclose(f);
+	return t;
+}
+
+/* The symbol table of ELF file "fd" ("path"), each address + slide. */
+static int
+kc_sym_read_elf(struct kc_symtab *t, int fd, const char *path,
+    uint64_t slide, char *why, size_t whysz)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *name;
+	size_t i, n;
+	int rv = -1, found = 0;
+
+	(void) elf_version(EV_CURRENT);
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
+		snprintf(why, whysz, "%s: not readable as ELF: %s", path,
+		    elf_errmsg(-1));
+		return -1;
+	}
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB)
+			continue;
+		found = 1;
+		if ((d = elf_getdata(scn, NULL)) == NULL || sh.sh_entsize == 0) {
+			snprintf(why, whysz, "%s: symbol table unreadable: %s",
+			    path, elf_errmsg(-1));
+			goto out;
+		}
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			if (gelf_getsym(d, (int)i, &sym) == NULL)
+				break;
+			if ((GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT &&
+			    GELF_ST_TYPE(sym.st_info) != STT_NOTYPE) ||
+			    sym.st_value == 0 || sym.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(e, sh.sh_link, sym.st_name);
+			if (name == NULL || *name == '\0')
+				continue;
+			if (kc_sym_add(t, sym.st_value + slide, sym.st_size,
+			    name, NULL) != 0) {
+				snprintf(why, whysz, "%s: out of memory after %u symbols",
+				    path, t->kb_nsyms);
+				goto out;
+			}
+		}
+	}
+	if (!found)
+		snprintf(why, whysz, "%s: ELF file without a symbol table (stripped?)",
+		    path);
+	else if (t->kb_nsyms == 0)
+		snprintf(why, whysz, "%s: no function or object symbols", path);
+	else
+		rv = 0;
+out:
+	elf_end(e);
+	return rv;
+}
+
+struct kc_symtab *
+kc_sym_load_map(const char *path, uint64_t slide, char *why, size_t whysz)
+{
+	unsigned char magic[4] = { 0 };
+	struct kc_symtab *t;
+	FILE *f;
+	int rv;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(why, whysz, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return NULL;
+	}
+	if ((t = kc_sym_new()) == NULL) {
+		snprintf(why, whysz, "%s: out of memory", path);
+		fclose(f);
+		return NULL;
+	}
+	if (fread(magic, 1, 4, f) == 4 && memcmp(magic, ELFMAG, SELFMAG) == 0) {
+		rv = kc_sym_read_elf(t, fileno(f), path, slide, why, whysz);
+	} else {
+		rewind(f);
+		rv = kc_sym_read(t, f, path, slide, why, whysz);
+	}
+	fclose(f);
+	if (rv != 0) {
+		kc_sym_free(t);
+		return NULL;
+	}
+	kc_sym_finish(t);
+	return t;
+}
+
+/* The link address of the x86-64 kernel's _text (no KASLR). */
+#define KC_SYM_TEXT_LINK	0xffffffff81000000ULL
+
+/*
+ * This boot's core-kernel symbols from /proc/kallsyms, moved so that
+ * this boot's KASLR offset becomes "kaslr".  NULL when kallsyms hides
+ * its addresses or has no _text.
+ */
+static struct kc_symtab *
+kc_sym_kallsyms_moved(uint64_t kaslr, char *why, size_t whysz)
+{
+	struct kc_symtab *all, *t;
+	uint64_t text = 0, cur;
+	uint32_t i;
+
+	all = kc_sym_load_kallsyms("/proc/kallsyms", why, whysz);
+	if (all == NULL)
+		return NULL;
+	for (i = 0; i < all->kb_nsyms; i++)
+		if (strcmp(all->kb_syms[i].sy_name, "_text") == 0 &&
+		    strcmp(all->kb_syms[i].sy_mod, KC_SYM_CORE) == 0)
+			text = all->kb_syms[i].sy_addr;
+	if (text < KC_SYM_TEXT_LINK || (t = kc_sym_new()) == NULL) {
+		snprintf(why, whysz, "/proc/kallsyms: no _text address");
+		kc_sym_free(all);
+		return NULL;
+	}
+	cur = text - KC_SYM_TEXT_LINK;
+	for (i = 0; i < all->kb_nsyms; i++) {
+		const struct kc_sym *y = &all->kb_syms[i];
+
+		if (strcmp(y->sy_mod, KC_SYM_CORE) != 0)
+			continue;
+		if (kc_sym_add(t, y->sy_addr - cur + kaslr, y->sy_size,
+		    y->sy_name, NULL) != 0) {
+			kc_sym_free(t);
+			kc_sym_free(all);
+			snprintf(why, whysz, "/proc/kallsyms: out of memory");
+			return NULL;
+		}
+	}
+	kc_sym_free(all);
+	kc_sym_finish(t);
+	return t;
+}
+
+struct kc_symtab *
+kc_sym_for_region(const void *img, uint64_t len, const char *path,
+    int quiet, const char *prog, FILE *err, int *failed)
+{
+	static const char *const fmt[] = {
+		"/usr/lib/debug/boot/System.map-%s",
+		"/usr/lib/debug/boot/vmlinux-%s",
+		"/usr/lib/debug/lib/modules/%s/vmlinux",
+		"/boot/System.map-%s",
+	};
+	const struct rgn_hdr *h = img;
+	char rel[sizeof (h->rh_release) + 1], cand[512], why[600];
+	struct kc_symtab *t;
+	struct utsname u;
+	size_t i;
+
+	*failed = 0;
+	if (len < sizeof (*h))
+		return NULL;
+	memcpy(rel, h->rh_release, sizeof (h->rh_release));
+	rel[sizeof (h->rh_release)] = '\0';
+	if (path == NULL) {
+		if (rel[0] == '\0' || strchr(rel, '/') != NULL)
+			return NULL;
+		for (i = 0; i < sizeof (fmt) / sizeof (fmt[0]); i++) {
+			snprintf(cand, sizeof (cand), fmt[i], rel);
+			if (access(cand, R_OK) != 0)
+				continue;
+			t = kc_sym_load_map(cand, h->rh_kaslr, why,
+			    sizeof (why));
+			if (t != NULL) {
+				path = cand;
+				goto found;
+			}
+			/* found by the search: a warning only */
+			if (!quiet)
+				fprintf(err, "%s: %s\n", prog, why);
+		}
+		if (uname(&u) != 0 || strcmp(u.release, rel) != 0 ||
+		    (t = kc_sym_kallsyms_moved(h->rh_kaslr, why,
+		    sizeof (why))) == NULL)
+			return NULL;
+		if (!quiet)
+			fprintf(err, "%s: symbols of kernel %s from /proc/kallsyms (this boot runs the same kernel), moved to the region's KASLR offset 0x%llx; module symbols left out\n",
+			    prog, rel, (unsigned long long)h->rh_kaslr);
+		return t;
+	}
+	t = kc_sym_load_map(path, h->rh_kaslr, why, sizeof (why));
+	if (t == NULL) {
+		fprintf(err, "%s: --symbols: %s\n", prog, why);
+		*failed = 1;
+		return NULL;
+	}
+found:
+	if (!quiet)
+		fprintf(err, "%s: symbols of kernel %s from %s, moved by its KASLR offset 0x%llx\n",
+		    prog, rel[0] != '\0' ? rel : "(unknown)", path,
+		    (unsigned long long)h->rh_kaslr);
 	return t;
 }

@@ -3,7 +3,9 @@
  *
  * A table maps kernel addresses to (module, symbol, offset).  It is built
  * either from /proc/kallsyms text (kc_sym_load_kallsyms(): the live kernel
- * engine, or a saved copy next to a dump), or symbol by symbol
+ * engine, or a saved copy next to a dump), from a System.map or vmlinux
+ * of the dumped kernel moved by its KASLR offset (kc_sym_load_map():
+ * kdt-extract), or symbol by symbol
  * (kc_sym_add(): tests, or a table recovered from a region).  Core kernel
  * symbols belong to the module "vmlinux"; kallsyms' "[name]" suffix names
  * a loadable module.  kallsyms carries no sizes: a symbol of size 0 spans
@@ -68,6 +70,41 @@ void kc_sym_finish(struct kc_symtab *t);
  */
 struct kc_symtab *kc_sym_load_kallsyms(const char *path, char *why,
     size_t whysz);
+
+/*
+ * The symbols of a kernel other than the running one, for a dump or a
+ * previous boot's region: "path" is a System.map (the same text as
+ * kallsyms, every symbol in vmlinux) or an ELF vmlinux with a symbol
+ * table (read with libelf; symbol sizes from st_size).  "slide" is added
+ * to every address: the dumped kernel's KASLR text offset (rgn_hdr's
+ * rh_kaslr), since both files hold link-time addresses.  Returns the
+ * table, or NULL with why[0, whysz) naming the file and the problem.
+ */
+struct kc_symtab *kc_sym_load_map(const char *path, uint64_t slide,
+    char *why, size_t whysz);
+
+/*
+ * The symbols of the kernel that wrote region image img[0, len) (its
+ * rgn_hdr names the release and the KASLR offset), for kdt-extract and
+ * kdt -a --previous:
+ *   "path" (--symbols FILE)  that System.map or vmlinux; unusable is an
+ *                            error (*failed = 1, after a message);
+ *   otherwise the first of   /usr/lib/debug/boot/System.map-RELEASE,
+ *                            /usr/lib/debug/boot/vmlinux-RELEASE,
+ *                            /usr/lib/debug/lib/modules/RELEASE/vmlinux
+ *                            (Debian's linux-image-RELEASE-dbg) and
+ *                            /boot/System.map-RELEASE (Debian's is a
+ *                            placeholder, recognised as such);
+ *   else, when RELEASE is the running kernel's, /proc/kallsyms: its
+ *                            core-kernel symbols moved from this boot's
+ *                            KASLR offset to the region's (module symbols
+ *                            are left out: modules load elsewhere each
+ *                            boot);
+ *   else nothing: frames print as addresses (*failed = 0, NULL).
+ * One line on "err" says which source was used, unless "quiet".
+ */
+struct kc_symtab *kc_sym_for_region(const void *img, uint64_t len,
+    const char *path, int quiet, const char *prog, FILE *err, int *failed);
 
 /*
  * Find "addr".  KC_SYM_FOUND sets *symp; KC_SYM_MODULE sets *modp (the

@@ -31,6 +31,8 @@
  * -c CMD and -p PID name the processes the program traces
  * (consumer/kc_proc.h): $target is the first, their pid and USDT probes
  * are resolved (consumer/kc_uprobe.h), and kdt stops when they exit.
+ * --list-options, left out of the usage, prints the -x option names
+ * (dc_opt_name()) for the bash completion (contrib/bash-completion/kdt).
  * Exit status: what the program passes to exit() when it runs; 0 success,
  * 1 compile (or claim, or run setup) failure, 2 bad usage or I/O problems.
  */
@@ -46,11 +48,13 @@
 #include "common/dof_load.h"
 #include "compiler/dc.h"
 #include "consumer/kc.h"
+#include "consumer/kc_export.h"	/* -a --format */
 #include "consumer/kc_kernel.h"
 #include "consumer/kc_proc.h"
 #include "consumer/kc_pspec.h"
 #include "consumer/kc_uprobe.h"
 #include "consumer/kc_run.h"
+#include "consumer/kc_est.h"	/* --estimate, --calibrate */
 #include "anon/an.h"
 
 #define KDT_EXIT_OK	0
@@ -82,6 +86,11 @@ struct km_args {
 	int		ka_nprocs;
 	struct kc_procs	ka_procs;
 	struct dc_opts	ka_dc;
+	int		ka_estimate;	/* --estimate */
+	double		ka_rate;	/* --rate=N (firings/s) */
+	double		ka_sample;	/* --estimate-sample=SECONDS */
+	int		ka_calibrate;	/* --calibrate[=PAIRS] */
+	uint32_t	ka_calpairs;
 };
 
 static void
@@ -128,15 +137,23 @@ km_usage(FILE *fp)
 	    "\t-a  claim the anonymous enabling: print what it buffered\n"
 	    "\t    since boot, then go on tracing (-ae: print and exit)\n"
 	    "\t    --previous  print the previous boot's region instead\n"
+	    "\t    --format=F  text (default), json, perfetto or html\n"
+	    "\t    (not text: -ae, one document; see consumer/kc_export.h)\n"
 	    "\t-q  quiet: print only what actions print\n"
 	    "\t-x  set an option (quiet, strsize, bufsize, bufpolicy, ...,\n"
 	    "\t    regionsize, regionaddr; engine=kernel or engine=user\n"
 	    "\t    to run on kdt.ko or in-process: by default kdt.ko when\n"
 	    "\t    /dev/kdt exists; region: keep a live session's buffers\n"
 	    "\t    in kdt.ko's reserved region, so they survive a panic)\n"
+	    "\t--estimate  print what one firing of each clause will cost\n"
+	    "\t    (ns, from kdt --calibrate), arm nothing; --rate=N or\n"
+	    "\t    --estimate-sample=SECONDS add the share of a CPU\n"
+	    "\t--calibrate[=PAIRS]  measure those costs on this machine\n"
+	    "\t    (needs kdt.ko; saved for --estimate)\n"
 	    "\t--btf=PATH  kernel types (default $KDT_BTF, else\n"
 	    "\t    /sys/kernel/btf/vmlinux)\n"
-	    "\t-h, --help  this text\n", fp);
+	    "\t-h, --help  this text\n"
+	    "See kdt(1).\n", fp);
 }
 
 static int
@@ -220,6 +237,23 @@ km_add_cpparg(struct km_args *a, int c, const char *arg)
 	return 0;
 }
 
+/* A number in (0, max] for option "name": 0, or -1 after a message. */
+static int
+km_posnum(const char *name, const char *arg, double max, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' || !(*v > 0) ||
+	    *v > max) {
+		fprintf(stderr, "kdt: %s=%s: want a number greater than 0 and at most %g\n",
+		    name, arg, max);
+		return -1;
+	}
+	return 0;
+}
+
 /* One option letter; returns -1 to go on, else the exit status. */
 static int
 km_opt(struct km_args *a, int c, char **argv)
@@ -271,6 +305,40 @@ km_opt(struct km_args *a, int c, char **argv)
 	case 2: a->ka_ao.ao_root = optarg; return -1;
 	case 3: a->ka_ao.ao_module = optarg; return -1;
 	case 4: a->ka_co.cl_previous = 1; return -1;
+	case 6:
+		if (kc_export_format(optarg, &a->ka_co.cl_format) == 0)
+			return -1;
+		fprintf(stderr, "kdt: --format %s: unknown format (one of %s)\n",
+		    optarg, KC_EXPORT_FORMATS);
+		return KDT_EXIT_USAGE;
+	case 5: {	/* --list-options: -x names, for shell completion */
+		const char *name;
+		size_t i;
+		int tv;
+
+		for (i = 0; (name = dc_opt_name(i, &tv)) != NULL; i++)
+			printf("%s%s\n", name, tv ? "=" : "");
+		return KDT_EXIT_OK;
+	}
+	case 7: a->ka_estimate = 1; return -1;
+	case 8:
+		a->ka_calibrate = 1;
+		if (optarg != NULL && km_posnum("--calibrate", optarg, 64,
+		    &a->ka_rate) == 0) {
+			a->ka_calpairs = (uint32_t)a->ka_rate;
+			a->ka_rate = 0;
+			return -1;
+		}
+		return optarg == NULL ? -1 : KDT_EXIT_USAGE;
+	case 9: return kc_cal_loop(atol(optarg));
+	case 10:
+		a->ka_estimate = 1;
+		return km_posnum("--rate", optarg, 1e9, &a->ka_rate) == 0 ? -1 :
+		    KDT_EXIT_USAGE;
+	case 11:
+		a->ka_estimate = 1;
+		return km_posnum("--estimate-sample", optarg, 3600,
+		    &a->ka_sample) == 0 ? -1 : KDT_EXIT_USAGE;
 	case 'h':
 		km_usage(stdout);
 		return KDT_EXIT_OK;
@@ -301,6 +369,13 @@ km_parse(struct km_args *a, int argc, char **argv)
 		{ "root", required_argument, NULL, 2 },
 		{ "module", required_argument, NULL, 3 },
 		{ "previous", no_argument, NULL, 4 },
+		{ "list-options", no_argument, NULL, 5 },	/* hidden */
+		{ "format", required_argument, NULL, 6 },	/* -a --format */
+		{ "estimate", no_argument, NULL, 7 },
+		{ "calibrate", optional_argument, NULL, 8 },
+		{ "calibrate-loop", required_argument, NULL, 9 }, /* hidden */
+		{ "rate", required_argument, NULL, 10 },
+		{ "estimate-sample", required_argument, NULL, 11 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc, i;
@@ -645,6 +720,74 @@ km_list(struct km_args *a)
 	return rc;
 }
 
+/* This program's path, for the runs --calibrate makes of itself. */
+static const char *
+km_self(void)
+{
+	static char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof (self) - 1);
+
+	if (n <= 0)
+		return "kdt";
+	self[n] = '\0';
+	return self;
+}
+
+static int
+km_calibrate(struct km_args *a)
+{
+	if (a->ka_script != NULL || a->ka_text != NULL) {
+		fprintf(stderr, "kdt: --calibrate takes no program: it runs its own\n");
+		return KDT_EXIT_USAGE;
+	}
+	return kc_calibrate(km_self(), a->ka_calpairs, 0, stdout, stderr);
+}
+
+/* kdt --estimate [-A]: the cost table of the program, nothing armed. */
+static int
+km_estimate(struct km_args *a)
+{
+	struct dof_enabling *den = NULL;
+	const char *cal = kc_cal_path();
+	double *rates = NULL;
+	struct kdt_err ke;
+	struct kc_cal c;
+	struct dc_out o;
+	char why[600];
+	int rc;
+
+	if (a->ka_script == NULL && a->ka_text == NULL) {
+		fprintf(stderr, "kdt: --estimate needs a program (-s or -n ...)\n");
+		return KDT_EXIT_USAGE;
+	}
+	if (kc_cal_load(cal, &c, why, sizeof (why)) != 0) {
+		fprintf(stderr, "kdt: --estimate: %s\n", why);
+		return KDT_EXIT_FAIL;
+	}
+	rc = km_compile(a, &o);
+	if (rc != KDT_EXIT_OK)
+		return rc;
+	if (dof_load(o.dco_dof, o.dco_dofsz, &den, &ke) != 0) {
+		fprintf(stderr, "kdt: the compiled program does not load: %s\n",
+		    ke.ke_msg);
+		dc_out_free(&o);
+		return KDT_EXIT_FAIL;
+	}
+	if (a->ka_sample > 0) {
+		rates = calloc(den->den_necbs + 1, sizeof (*rates));
+		if (rates == NULL || kc_est_sample(km_self(), den,
+		    a->ka_sample, rates, stderr) != 0)
+			rc = KDT_EXIT_FAIL;
+	}
+	if (rc == KDT_EXIT_OK)
+		rc = kc_est_print(den, &c, cal, a->ka_rate, rates, a->ka_anon,
+		    stdout);
+	free(rates);
+	dof_free(den);
+	dc_out_free(&o);
+	return rc;
+}
+
 static int
 km_run(struct km_args *a)
 {
@@ -657,6 +800,10 @@ km_run(struct km_args *a)
 	}
 	if (a->ka_list)
 		return km_list(a);
+	if (a->ka_calibrate)
+		return km_calibrate(a);
+	if (a->ka_estimate)
+		return km_estimate(a);
 	if (a->ka_anon && a->ka_claim) {
 		fprintf(stderr, "kdt: -A installs an anonymous enabling and -a claims one; give only one of them\n");
 		return KDT_EXIT_USAGE;
@@ -664,6 +811,10 @@ km_run(struct km_args *a)
 	if ((a->ka_ao.ao_dry_run || a->ka_ao.ao_root != NULL ||
 	    a->ka_ao.ao_module != NULL) && !a->ka_anon) {
 		fprintf(stderr, "kdt: --dry-run, --root and --module go with -A\n");
+		return KDT_EXIT_USAGE;
+	}
+	if (a->ka_co.cl_format != KC_FORMAT_TEXT && !a->ka_claim) {
+		fprintf(stderr, "kdt: --format goes with -a (and kdt-extract)\n");
 		return KDT_EXIT_USAGE;
 	}
 	if (a->ka_co.cl_previous && !a->ka_claim) {

@@ -183,6 +183,66 @@ int cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
     FILE *out, FILE *err);
 
 /*
+ * Print a region cd_find_region() found in s (and free its image) with
+ * the consumer's decoder, as cd_extract_src() does; stack frames and
+ * symbols resolve with kc_sym_for_region()'s table (consumer/kc_sym.h).
+ */
+int cd_print_region(struct cd_src *s, struct cd_region *rg,
+    const struct kc_opts *ko, FILE *out, FILE *err);
+
+/*
+ * A dump directory (cd_dir.c): the vmcore the capture kernel saved and
+ * the copy of the region kdt's kdump hook (boot/kdump/) put beside it.
+ * The file name and the hook's installed path are shared with
+ * boot/kdump/kdt-kdump-save and boot/kdump/kdt-kdump-post.
+ */
+#define CD_DIR_IMAGE	"kdt-region.img"
+#define CD_HOOK_PATH	"/usr/lib/kdt/kdt-kdump-save"
+
+/* What one name in a dump directory is (cd_dir_classify). */
+#define CD_DN_OTHER		0	/* dmesg, kexec_cmd, anything else */
+#define CD_DN_VMCORE		1	/* dump.STAMP vmcore.STAMP vmcore
+					   vmcore.flat */
+#define CD_DN_VMCORE_PACKED	2	/* dump.STAMP.{gz,bz2,lz4,xz} */
+#define CD_DN_VMCORE_PARTIAL	3	/* dump-incomplete[.EXT]
+					   vmcore-incomplete */
+#define CD_DN_IMAGE		4	/* kdt-region.img */
+#define CD_DN_IMAGE_PARTIAL	5	/* kdt-region.img.* (being written) */
+
+int cd_dir_classify(const char *name);
+
+/* What cd_dir_scan() found: file names within dd_path, "" for none. */
+#define CD_DIR_NAMESZ	256	/* NAME_MAX + 1 */
+struct cd_dir {
+	const char	*dd_path;	/* the directory as the user named it */
+	/* the vmcore used (the last by name) */
+	char		dd_vmcore[CD_DIR_NAMESZ];
+	uint32_t	dd_nvmcores;	/* complete vmcores besides it */
+	/* a compressed one (dump.STAMP.gz...: not readable here) */
+	char		dd_packed[CD_DIR_NAMESZ];
+	/* an incomplete one (dump-incomplete, vmcore-incomplete) */
+	char		dd_partial[CD_DIR_NAMESZ];
+	char		dd_image[CD_DIR_NAMESZ];	/* CD_DIR_IMAGE */
+	/* the hook's unfinished copy (kdt-region.img.*) */
+	char		dd_image_partial[CD_DIR_NAMESZ];
+	/* the last subdirectory named 0-9... (is DIR KDUMP_COREDIR?) */
+	char		dd_subdir[CD_DIR_NAMESZ];
+};
+
+/* Read dir's names into d: 0, or 1 after printing why not. */
+int cd_dir_scan(const char *dir, struct cd_dir *d, const char *prog,
+    FILE *err);
+/* d->dd_path joined with name. */
+void cd_dir_path(const struct cd_dir *d, const char *name, char *buf,
+    size_t len);
+/*
+ * kdt-extract DIR: the trace from the image, the vmcore for context
+ * (cd_dir.c explains the cases).  Returns the exit status (0 or 1).
+ */
+int cd_dir_extract(const char *dir, uint64_t pa, const struct kc_opts *ko,
+    FILE *out, FILE *err);
+
+/*
  * kdt-extract's whole behaviour, callable from tests: argv as main()
  * gets it.  Returns the exit status (0 ok, 1 failure, 2 usage).
  */

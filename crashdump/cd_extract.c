@@ -1,16 +1,21 @@
 /*
  * cd_extract.c -- kdt-extract: print what kdt recorded, from a crash dump.
  *
- *   kdt-extract DUMP [-q] [--merge] [--phys ADDR] [-h]
+ *   kdt-extract DUMP [-q] [--merge] [--phys ADDR] [--symbols FILE]
+ *               [--format=F] [-h]
  *
  * Opens the dump as a memory source (cd_open), finds the region in it
  * (cd_find_region: by scanning, or at --phys ADDR; a raw region image is
  * the region, read whole and decoded without the physical-address check,
- * after saying on stderr which boot wrote it) and prints it with the
- * consumer's one decoder (kc_print_region_opts), so the output is what a
- * live "kdt" run would have printed.  -q forces quiet output (only what
+ * after saying on stderr which boot wrote it; a directory a capture
+ * kernel saved a dump in is cd_dir.c's: the copy of the region kdt's
+ * kdump hook put beside the vmcore, the vmcore for context) and prints
+ * it with the consumer's one decoder (kc_print_region_opts), so the
+ * output is what a live "kdt" run would have printed.  -q forces quiet output (only what
  * the actions print); --merge prints all cpus' records in timestamp
- * order instead of cpu after cpu.  This is a library function so that
+ * order instead of cpu after cpu; --format=json|perfetto|html hands the
+ * region to the export writers instead (consumer/kc_export.h, through
+ * ko_format).  This is a library function so that
  * the unit tests run the whole tool in-process;
  * crashdump/kdt_extract_main.c is only main().  Everything after opening
  * the dump is cd_extract_src(), which the crash(8) extension
@@ -20,10 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "common/kio.h"	/* KIO_PREV_DEV */
 #include "common/rgn.h"
 #include "consumer/kc.h"
+#include "consumer/kc_sym.h"
+#include "consumer/kc_export.h"	/* --format */
 #include "crashdump/cd.h"
 
 #define CD_PROG		"kdt-extract"
@@ -35,20 +43,34 @@ struct cd_args {
 	int		ca_quiet;
 	int		ca_merge;
 	int		ca_help;
+	uint32_t	ca_format;	/* --format: KC_FORMAT_* (kc.h) */
+	const char	*ca_symbols;	/* --symbols FILE (cd_sym.c) */
 };
 
 static void
 cd_usage(FILE *f)
 {
-	fprintf(f, "usage: %s DUMP [-q] [--merge] [--phys ADDR] [-h]\n"
+	fprintf(f, "usage: %s DUMP [-q] [--merge] [--phys ADDR] [--symbols FILE] [--format=F] [-h]\n"
 	    "  DUMP         ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory),\n"
 	    "               kdump-compressed (plain or flattened; zlib, lzo, snappy, zstd)\n"
 	    "               or a raw region image (dd of the region, kdt's kdump hook,\n"
-	    "               /dev/kdt-previous: the previous boot's region after a warm reboot)\n"
+	    "               /dev/kdt-previous: the previous boot's region after a warm reboot),\n"
+	    "               or a kdump directory: the trace from the kdt-region.img kdt's\n"
+	    "               kdump hook saved beside the vmcore, the vmcore for context\n"
 	    "  -q           quiet: print only what the D program's actions print\n"
 	    "  --merge      all CPUs' records in timestamp order, not CPU after CPU\n"
 	    "  --phys ADDR  the region is at physical address ADDR (default: scan)\n"
-	    "  -h           this help\n", CD_PROG);
+	    "  --symbols FILE  System.map or vmlinux of the kernel that wrote the\n"
+	    "               region, for stack() and symbols (default: its -dbg\n"
+	    "               package's, or /proc/kallsyms when this machine runs\n"
+	    "               the same kernel; else addresses)\n"
+	    "  --format=F   text (dtrace's, the default), json (JSON lines), perfetto\n"
+	    "               (Chrome trace events for ui.perfetto.dev) or html (a\n"
+	    "               self-contained report); consumer/kc_export.h has the schemas\n"
+	    "  -h           this help\n"
+	    "Exit status: 0 every record printed, 3 printed but records were torn\n"
+	    "or corrupt (each reported), 1 no region found, 2 bad usage.\n"
+	    "See kdt-extract(1).\n", CD_PROG);
 }
 
 static int
@@ -83,6 +105,25 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 			ca->ca_quiet = 1;
 		else if (strcmp(argv[i], "--merge") == 0)
 			ca->ca_merge = 1;
+		else if (strncmp(argv[i], "--format", 8) == 0 &&
+		    (argv[i][8] == '=' || (argv[i][8] == '\0' && i + 1 < argc))) {
+			const char *f = argv[i][8] == '=' ? argv[i] + 9 :
+			    argv[++i];
+
+			if (kc_export_format(f, &ca->ca_format) != 0) {
+				fprintf(err, "%s: --format %s: unknown format (one of %s)\n",
+				    CD_PROG, f, KC_EXPORT_FORMATS);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--format") == 0) {
+			fprintf(err, "%s: --format needs a value: one of %s\n",
+			    CD_PROG, KC_EXPORT_FORMATS);
+			return 2;
+		}
+		else if (strcmp(argv[i], "--symbols") == 0 && i + 1 < argc)
+			ca->ca_symbols = argv[++i];
+		else if (strncmp(argv[i], "--symbols=", 10) == 0)
+			ca->ca_symbols = argv[i] + 10;
 		else if (strcmp(argv[i], "--phys") == 0 && i + 1 < argc) {
 			if (cd_parse_phys(argv[++i], &ca->ca_phys, err))
 				return 2;
@@ -179,7 +220,6 @@ cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
     FILE *out, FILE *err)
 {
 	struct cd_region rg;
-	char input[1200];
 	int rv;
 
 	if (s->cs_raw && pa == CD_NOADDR)
@@ -189,15 +229,40 @@ cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
 		rv = cd_find_region(s, pa, ko->ko_prog, &rg, err);
 	if (rv != 0)
 		return 1;
-	if (rg.cg_pa == RGN_PHYS_ANY)
+	return cd_print_region(s, &rg, ko, out, err);
+}
+
+int
+cd_print_region(struct cd_src *s, struct cd_region *rg,
+    const struct kc_opts *ko, FILE *out, FILE *err)
+{
+	struct kc_symtab *syms;
+	char input[1200];
+	int rv, failed;
+
+	if (rg->cg_pa == RGN_PHYS_ANY)
 		snprintf(input, sizeof (input), "%s: raw region image",
 		    s->cs_name);
 	else
 		snprintf(input, sizeof (input), "%s: region at phys 0x%llx",
-		    s->cs_name, (unsigned long long)rg.cg_pa);
-	rv = kc_print_region_opts(rg.cg_img, rg.cg_size, rg.cg_pa, input,
+		    s->cs_name, (unsigned long long)rg->cg_pa);
+	syms = kc_sym_for_region(rg->cg_img, rg->cg_size, ko->ko_symbols,
+	    (ko->ko_flags & KC_F_QUIET) != 0, ko->ko_prog, err, &failed);
+	if (failed) {
+		free(rg->cg_img);
+		rg->cg_img = NULL;
+		return 2;
+	}
+	if (syms != NULL)
+		kc_sym_set_default(syms);
+	rv = kc_print_region_opts(rg->cg_img, rg->cg_size, rg->cg_pa, input,
 	    out, err, ko);
-	free(rg.cg_img);
+	if (syms != NULL) {
+		kc_sym_set_default(NULL);
+		kc_sym_free(syms);
+	}
+	free(rg->cg_img);
+	rg->cg_img = NULL;
 	return rv;
 }
 
@@ -207,6 +272,7 @@ cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 	struct kc_opts ko = { CD_PROG, 0 };
 	struct cd_args ca;
 	struct cd_src *s;
+	struct stat st;
 	int rv;
 
 	rv = cd_parse(argc, argv, &ca, err);
@@ -215,10 +281,14 @@ cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 			cd_usage(out);
 		return rv;
 	}
+	ko.ko_flags = (ca.ca_quiet ? KC_F_QUIET : 0) |
+	    (ca.ca_merge ? KC_F_MERGE : 0) | KC_F_PARTIAL;
+	ko.ko_format = ca.ca_format;
+	ko.ko_symbols = ca.ca_symbols;
+	if (stat(ca.ca_dump, &st) == 0 && S_ISDIR(st.st_mode))
+		return cd_dir_extract(ca.ca_dump, ca.ca_phys, &ko, out, err);
 	if (cd_open(ca.ca_dump, CD_PROG, &s, err) != 0)
 		return 1;
-	ko.ko_flags = (ca.ca_quiet ? KC_F_QUIET : 0) |
-	    (ca.ca_merge ? KC_F_MERGE : 0);
 	rv = cd_extract_src(s, ca.ca_phys, &ko, out, err);
 	cd_close(s);
 	return rv;

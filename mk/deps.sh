@@ -14,12 +14,16 @@ pkgs=(
 	zstd xz-utils
 	crash
 	kexec-tools		# kexec -p in tests/vm/scenarios/tst.anon-kdump.sh
+	makedumpfile	# tst.extract-kdump-dir: kdump-tools' savecore in the capture kernel
 	linux-source-6.1 flex bison bc libssl-dev	# boot/kdt-builtin: a kernel with kdt built in
 	systemtap-sdt-dev	# sys/sdt.h: USDT probes in the uprobe tests
 	clang libclang-rt-dev	# libFuzzer, libclang_rt.fuzzer (tests/fuzz/)
 	debootstrap e2fsprogs	# tst.anon-debian: tests/vm/mkdebian's guest tree, mke2fs -d and debugfs
 	grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools ovmf	# tst.anon-grub: GRUB ISO via grub-mkrescue, BIOS and EFI boot
 	time	# /usr/bin/time -f %M: peak memory in bench/run-compile and bench/run-extract
+	chromium	# headless render of kdt-extract --format=html (tests/vm/scenarios/tst.export-html.sh)
+	debhelper dh-dkms dkms mandoc bash-completion	# make deb (debian/), tst.pkg-*: mandoc -T lint for man/, completion
+	gdb	# bench/probe-cost/step-profile: single-steps a probe firing through QEMU's gdbstub
 )
 
 missing=()

@@ -528,6 +528,20 @@ START_TEST(test_region_trace_two_cpus_drops_torn)
 	    "kdt: test.img: cpu 0: logical offset 0x60: record torn by the panic: 48 bytes reserved at logical offset 0x60, not committed\n"
 	    "kdt: 3 drops on CPU 1\n"
 	    "kdt: 1 error on CPU 1\n");
+	/* kdt-extract's status: partial, said once at the end */
+	{
+		struct kc_opts ko = { "kdt-extract", KC_F_PARTIAL };
+		char out[8192];
+		FILE *fo = fmemopen(out, sizeof (out), "w");
+		FILE *fe = fmemopen(err, sizeof (err), "w");
+
+		ck_assert_int_eq(kc_print_region_opts(tr.tr_base, T_SIZE,
+		    T_PHYS, "test.img", fo, fe, &ko), KC_PARTIAL);
+		fclose(fo);
+		fclose(fe);
+		ck_assert_msg(strstr(err, "kdt-extract: test.img: partial: 1 torn or corrupt record spot (above)") != NULL,
+		    "%s", err);
+	}
 	t_rgn_free(&tr);
 }
 END_TEST

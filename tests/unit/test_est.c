@@ -1,0 +1,193 @@
+/*
+ * test_est.c -- the probe-effect estimator (consumer/kc_est.c): what it
+ * counts in the compiled DIF of a clause, the arithmetic of the model,
+ * the calibration file's round trip and its refusals.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kt_check.h"
+#include "compiler/dc.h"
+#include "common/dof_load.h"
+#include "consumer/kc_est.h"
+
+static struct dof_enabling *
+t_load(const char *src, struct dc_out *o)
+{
+	struct dof_enabling *den = NULL;
+	struct kdt_err ke;
+
+	memset(o, 0, sizeof (*o));
+	ck_assert_msg(dc_compile(src, strlen(src), "t", NULL, o) == 0, "%s",
+	    o->dco_diag);
+	ck_assert_msg(dof_load(o->dco_dof, o->dco_dofsz, &den, &ke) == 0,
+	    "%s", ke.ke_msg);
+	return den;
+}
+
+static void
+t_cal(struct kc_cal *c)
+{
+	unsigned i;
+
+	memset(c, 0, sizeof (*c));
+	for (i = 0; i < KC_CAL_NITEMS; i++) {
+		c->kc_ns[i] = 10 * (i + 1);
+		c->kc_have[i] = 1;
+	}
+}
+
+/* Counting: predicate, instructions, records, aggregations, keys. */
+START_TEST(test_count)
+{
+	struct dc_out o;
+	struct dof_enabling *den = t_load(
+	    "fbt::vfs_read:entry /pid == 1/ { @[execname, arg0] = quantize(arg2); }\n"
+	    "syscall::read:entry { self->t = timestamp; trace(arg0); }\n"
+	    "sdt:sched::sched_switch { @c = count(); }\n", &o);
+	struct kc_est e;
+
+	kc_est_ecb(den, 0, NULL, &e);
+	ck_assert_str_eq(e.es_mech, "fbt entry");
+	ck_assert_uint_gt(e.es_pred_insns, 0);
+	ck_assert_uint_gt(e.es_insns, e.es_pred_insns);
+	ck_assert_int_eq(e.es_records, 0);	/* only an aggregation */
+	ck_assert_uint_eq(e.es_naggs, 1);
+	ck_assert_uint_eq(e.es_nstrkeys, 1);
+	ck_assert_uint_eq(e.es_nkeys, 1);
+	ck_assert_uint_eq(e.es_nhist, 1);
+	kc_est_ecb(den, 1, NULL, &e);
+	ck_assert_str_eq(e.es_mech, "syscall");
+	ck_assert_int_eq(e.es_records, 1);
+	ck_assert_uint_eq(e.es_rec_bytes, 8);
+	ck_assert_uint_eq(e.es_ndynvar, 1);	/* self->t = */
+	ck_assert_uint_eq(e.es_naggs, 0);
+	kc_est_ecb(den, 2, NULL, &e);
+	ck_assert_str_eq(e.es_mech, "tracepoint");
+	ck_assert_uint_eq(e.es_nhist, 0);
+	dof_free(den);
+	dc_out_free(&o);
+}
+END_TEST
+
+/* The model's sum, item by item. */
+START_TEST(test_model)
+{
+	struct dc_out o;
+	struct dof_enabling *den = t_load(
+	    "fbt::vfs_read:return /arg1 == 0/ { @[pid] = count(); }\n"
+	    "fbt::vfs_read:entry { trace(arg0); trace(arg1); }\n", &o);
+	struct kc_cal c;
+	struct kc_est e;
+	double want;
+
+	t_cal(&c);
+	kc_est_ecb(den, 0, &c, &e);
+	ck_assert_str_eq(e.es_mech, "fbt return");
+	want = c.kc_ns[KC_CAL_FBTRET] + e.es_pred_insns * c.kc_ns[KC_CAL_INSN];
+	ck_assert_double_eq_tol(e.es_false_ns, want, 1e-9);
+	want = c.kc_ns[KC_CAL_FBTRET] + e.es_insns * c.kc_ns[KC_CAL_INSN] +
+	    c.kc_ns[KC_CAL_AGG] + c.kc_ns[KC_CAL_AGGKEY];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	kc_est_ecb(den, 1, &c, &e);
+	ck_assert_double_eq_tol(e.es_false_ns, 0, 1e-9);	/* no predicate */
+	want = c.kc_ns[KC_CAL_FBT] + e.es_insns * c.kc_ns[KC_CAL_INSN] +
+	    c.kc_ns[KC_CAL_REC] + 16 * c.kc_ns[KC_CAL_RECBYTE];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* an item not measured makes the estimate "?" */
+	c.kc_have[KC_CAL_FBT] = 0;
+	kc_est_ecb(den, 1, &c, &e);
+	ck_assert_int_eq(e.es_mark, '?');
+	dof_free(den);
+	dc_out_free(&o);
+}
+END_TEST
+
+/* The calibration file: saved, read back, bad ones named. */
+START_TEST(test_file)
+{
+	char dir[] = "/tmp/kdt-test-est-XXXXXX", path[256], why[512];
+	struct kc_cal c, d;
+	unsigned i;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof (path), "%s/sub/calibration", dir);
+	t_cal(&c);
+	strcpy(c.kc_release, "6.1.0-test");
+	c.kc_when = 1763700000;
+	c.kc_calls = 20000;
+	c.kc_pairs = 5;
+	c.kc_have[KC_CAL_KINST] = 0;
+	ck_assert_msg(kc_cal_save(path, &c, why, sizeof (why)) == 0, "%s", why);
+	ck_assert_msg(kc_cal_load(path, &d, why, sizeof (why)) == 0, "%s", why);
+	ck_assert_str_eq(d.kc_release, "6.1.0-test");
+	ck_assert_int_eq(d.kc_when, 1763700000);
+	for (i = 0; i < KC_CAL_NITEMS; i++) {
+		ck_assert_int_eq(d.kc_have[i], c.kc_have[i]);
+		if (c.kc_have[i])
+			ck_assert_double_eq_tol(d.kc_ns[i], c.kc_ns[i], 0.01);
+	}
+	/* a bad value: the line is named */
+	f = fopen(path, "a");
+	fputs("insn -3\n", f);
+	fclose(f);
+	ck_assert_int_eq(kc_cal_load(path, &d, why, sizeof (why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "line 19"));
+	/* not a calibration */
+	f = fopen(path, "w");
+	fputs("hello 1\n", f);
+	fclose(f);
+	ck_assert_int_eq(kc_cal_load(path, &d, why, sizeof (why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "not a kdt calibration"));
+	unlink(path);
+	ck_assert_int_eq(kc_cal_load(path, &d, why, sizeof (why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "run kdt --calibrate"));
+	snprintf(path, sizeof (path), "%s/sub", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+END_TEST
+
+/* The table: a row per clause, the CPU share at a rate. */
+START_TEST(test_print)
+{
+	struct dc_out o;
+	struct dof_enabling *den = t_load(
+	    "BEGIN { x = 1; }\nfbt::vfs_read:entry { @ = count(); }\n", &o);
+	struct kc_cal c;
+	char buf[4096];
+	FILE *f = fmemopen(buf, sizeof (buf), "w");
+
+	t_cal(&c);
+	strcpy(c.kc_release, "6.1.0-test");
+	ck_assert_int_eq(kc_est_print(den, &c, "CAL", 1000, NULL, 0, f), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "from the calibration CAL (kernel 6.1.0-test"));
+	ck_assert_ptr_nonnull(strstr(buf, ":::BEGIN"));
+	ck_assert_ptr_nonnull(strstr(buf, "once"));
+	ck_assert_ptr_nonnull(strstr(buf, "fbt::vfs_read:entry"));
+	ck_assert_ptr_nonnull(strstr(buf, "1000/s"));
+	ck_assert_ptr_nonnull(strstr(buf, "% of one CPU"));
+	dof_free(den);
+	dc_out_free(&o);
+}
+END_TEST
+
+static Suite *
+est_suite(void)
+{
+	Suite *s = suite_create("est");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_count);
+	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_file);
+	tcase_add_test(tc, test_print);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+KT_MAIN(est_suite)
