@@ -214,9 +214,11 @@ an_plan_kernels(struct an_plan *ap, FILE *out, FILE *err)
 	for (i = 0; i < ap->ap_nks; i++)
 		fprintf(out, "  kernel %s: kdt.ko %s (vermagic matches)\n",
 		    ap->ap_ks[i].ak_kver, ap->ap_ks[i].ak_module);
-	fprintf(out, "  integrations:%s%s%s\n",
+	fprintf(out, "  integrations:%s%s%s%s\n",
 	    (ap->ap_ints & AN_INT_INITRAMFS_TOOLS) ? " initramfs-tools" : "",
 	    (ap->ap_ints & AN_INT_DRACUT) ? " dracut" : "",
+	    (ap->ap_ints & AN_INT_KDUMP_TOOLS) ? " kdump-tools" :
+	    (ap->ap_ints & AN_INT_KDUMPCTL) ? " kdumpctl" : "",
 	    (ap->ap_ints & AN_INT_GRUB) ? " grub" :
 	    (ap->ap_ints & AN_INT_GRUB_NODROPIN) ?
 	    " (GRUB without /etc/default/grub.d: see below)" :

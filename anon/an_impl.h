@@ -168,6 +168,10 @@ int an_run(const char *root, char *const argv[], FILE *err);
 #define AN_INT_GRUB		0x4
 #define AN_INT_GRUB_NODROPIN	0x8	/* a GRUB whose grub-mkconfig does not
 					   read /etc/default/grub.d (Fedora) */
+#define AN_INT_KDUMP_TOOLS	0x10	/* Debian/Ubuntu kdump-tools: kdt's
+					   hook saves the region (boot/kdump/) */
+#define AN_INT_KDUMPCTL		0x20	/* Fedora/RHEL kdumpctl: the same as a
+					   kdump post.d script */
 
 struct an_mfile {
 	char		mf_path[256];	/* absolute inside the root */

@@ -158,6 +158,17 @@ an_wlist_build(struct an_plan *ap, struct an_wlist *wl, FILE *err)
 	    an_wtext(wl, "/usr/lib/dracut/modules.d/90kdt/kdt-load.service",
 	    "dracut/kdt-load.service", 0644, err) != 0))
 		return -1;
+	if ((ap->ap_ints & AN_INT_KDUMP_TOOLS) &&
+	    (an_wtext(wl, "/usr/lib/kdt/kdt-kdump-save",
+	    "kdump/kdt-kdump-save", 0755, err) != 0 ||
+	    an_wtext(wl,
+	    "/etc/systemd/system/kdump-tools-dump.service.d/kdt.conf",
+	    "kdump/kdump-tools-dump.conf", 0644, err) != 0))
+		return -1;
+	if ((ap->ap_ints & AN_INT_KDUMPCTL) &&
+	    an_wtext(wl, "/etc/kdump/post.d/kdt-region",
+	    "kdump/kdt-kdump-post", 0755, err) != 0)
+		return -1;
 	if (ap->ap_ints & AN_INT_GRUB) {
 		s = an_boot_dropin(ap->ap_size.as_size, ap->ap_addr);
 		an_wkeep(wl, s);

@@ -70,13 +70,24 @@ an_integrations(const char *root)
 	    an_tool_find(root, "grub2-mkconfig", t, sizeof (t)))
 		ints |= an_grub_dropins(root) ? AN_INT_GRUB :
 		    AN_INT_GRUB_NODROPIN;
+	/* kdump: kexec leaves the region out of /proc/vmcore (boot/kdump/) */
+	if (an_exists(root, "/usr/sbin/kdump-config") &&
+	    an_exists(root, "/lib/systemd/system/kdump-tools-dump.service"))
+		ints |= AN_INT_KDUMP_TOOLS;
+	else if (an_tool_find(root, "kdumpctl", t, sizeof (t)))
+		ints |= AN_INT_KDUMPCTL;
 	return ints;
 }
 
 /* ---- regeneration ---- */
 
+/*
+ * Run argv in root, saying what ran; "skip" leading words are not shown
+ * (a script passed to sh -c shows as the words after it).
+ */
 static int
-an_cmd(const char *root, char *const argv[], int dry, FILE *out, FILE *err)
+an_cmd_shown(const char *root, char *const argv[], int skip, int dry,
+    FILE *out, FILE *err)
 {
 	char line[1024];
 	size_t n = 0;
@@ -85,9 +96,9 @@ an_cmd(const char *root, char *const argv[], int dry, FILE *out, FILE *err)
 	line[0] = '\0';
 	if (root != NULL && strcmp(root, "/") != 0)
 		n += (size_t)snprintf(line, sizeof (line), "chroot %s ", root);
-	for (i = 0; argv[i] != NULL && n < sizeof (line); i++)
+	for (i = skip; argv[i] != NULL && n < sizeof (line); i++)
 		n += (size_t)snprintf(line + n, sizeof (line) - n, "%s%s",
-		    i ? " " : "", argv[i]);
+		    i > skip ? " " : "", argv[i]);
 	if (dry) {
 		fprintf(out, "would run: %s\n", line);
 		return 0;
@@ -96,6 +107,34 @@ an_cmd(const char *root, char *const argv[], int dry, FILE *out, FILE *err)
 	fprintf(out, "ran: %s: %s %d\n", line, st < 0 ? "could not run," :
 	    "exit status", st);
 	return st == 0 ? 0 : -1;
+}
+
+static int
+an_cmd(const char *root, char *const argv[], int dry, FILE *out, FILE *err)
+{
+	return an_cmd_shown(root, argv, 0, dry, out, err);
+}
+
+/*
+ * kdump's capture initramfs is built apart from the boot one (kdump-tools
+ * copies /etc/initramfs-tools when a kernel is installed; kdumpctl
+ * rebuilds on its own schedule): boot/kdump/kdt-kdump-setup rebuilds it
+ * so it carries kdt.ko, or no longer does, and reloads the capture kernel
+ * when this is the running system.  The script is kdt's embedded text,
+ * run with sh -c, so it works on removal too, after its files are gone.
+ */
+static int
+an_regen_kdump(const char *root, int dry, FILE *out, FILE *err)
+{
+	int chr = root != NULL && strcmp(root, "/") != 0;
+	char *argv[] = { "sh", "-c", (char *)an_text("kdump/kdt-kdump-setup"),
+	    "kdt-kdump-setup", "regen", "/", chr ? "--no-reload" : NULL, NULL };
+
+	if (argv[2] == NULL) {
+		fprintf(err, "kdt: internal error: kdump/kdt-kdump-setup is not among kdt's embedded texts\n");
+		return -1;
+	}
+	return an_cmd_shown(root, argv, 3, dry, out, err);
 }
 
 static int
@@ -186,6 +225,9 @@ an_regen(const char *root, uint32_t ints, char kvers[][64], uint32_t nk,
 	if (an_regen_initramfs(root, ints, kvers, nk, dry, out, err) != 0)
 		rv = -1;
 	if ((ints & AN_INT_GRUB) && an_regen_grub(root, dry, out, err) != 0)
+		rv = -1;
+	if ((ints & (AN_INT_KDUMP_TOOLS | AN_INT_KDUMPCTL)) &&
+	    an_regen_kdump(root, dry, out, err) != 0)
 		rv = -1;
 	return rv;
 }

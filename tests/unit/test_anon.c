@@ -562,6 +562,15 @@ t_exists(const char *rel)
 	return access(p, F_OK) == 0;
 }
 
+static const char *
+t_path_in_root(const char *rel)
+{
+	static char p[512];
+
+	snprintf(p, sizeof (p), "%s%s", t_root, rel);
+	return p;
+}
+
 static char *
 t_root_read(const char *rel)
 {
@@ -640,6 +649,66 @@ START_TEST(test_install_remove)
 	/* nothing installed: says so */
 	ck_assert_int_eq(t_install(NULL, 0, "kdt.ko", out, sizeof (out)), 0);
 	ck_assert(strstr(out, "nothing to remove") != NULL);
+	t_sh("rm -rf %s%s", t_root, "");
+}
+END_TEST
+
+/*
+ * A root with Debian's kdump-tools: kdt -A adds the kdump hook (the
+ * script and the systemd drop-in, boot/kdump/) and rebuilds the capture
+ * initramfs with kdump-tools' own postinst script (stand-in here, which
+ * records its call), without reloading anything (a chroot); removal
+ * takes the hook away and rebuilds again.
+ */
+START_TEST(test_install_kdump)
+{
+	static char out[16384];
+	static const char *const kfiles[] = {
+		"/usr/lib/kdt/kdt-kdump-save",
+		"/etc/systemd/system/kdump-tools-dump.service.d/kdt.conf",
+	};
+	char *calls;
+	size_t i;
+
+	t_fake_root();
+	t_sh("cd %s && mkdir -p lib/systemd/system etc/kernel/postinst.d "
+	    "var/lib/kdump && touch lib/systemd/system/kdump-tools-dump.service "
+	    "var/lib/kdump/initrd.img-" T_KVER " && "
+	    "printf '#!/bin/sh\nexit 0\n' > usr/sbin/kdump-config && "
+	    "printf '#!/bin/sh\necho \"kdump-tools-postinst $*\" >> /calls\n' "
+	    "> etc/kernel/postinst.d/kdump-tools && "
+	    "chmod +x usr/sbin/kdump-config etc/kernel/postinst.d/kdump-tools%s",
+	    t_root, "");
+	ck_assert_msg(t_install("BEGIN { trace(1); }", 0, "kdt.ko", out,
+	    sizeof (out)) == 0, "%s%s", out, t_errbuf);
+	ck_assert_msg(strstr(out, "integrations: initramfs-tools kdump-tools grub") != NULL,
+	    "%s", out);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg(t_exists(kfiles[i]), "%s missing\n%s", kfiles[i],
+		    out);
+	calls = t_root_read("/calls");
+	ck_assert_str_eq(calls, "update-initramfs -c -k " T_KVER "\nupdate-grub \n"
+	    "kdump-tools-postinst " T_KVER "\n");
+	free(calls);
+	ck_assert_msg(strstr(out, "ran: chroot ") != NULL &&
+	    strstr(out, " kdt-kdump-setup regen / --no-reload: exit status 0") != NULL,
+	    "%s", out);
+	/* the hook is the embedded text, executable */
+	calls = t_root_read("/usr/lib/kdt/kdt-kdump-save");
+	ck_assert_str_eq(calls, an_text("kdump/kdt-kdump-save"));
+	free(calls);
+	ck_assert(access(t_path_in_root("/usr/lib/kdt/kdt-kdump-save"), X_OK) == 0);
+	/* removal */
+	ck_assert_msg(t_install(NULL, 0, "kdt.ko", out, sizeof (out)) == 0,
+	    "%s%s", out, t_errbuf);
+	for (i = 0; i < 2; i++)
+		ck_assert_msg(!t_exists(kfiles[i]), "%s left", kfiles[i]);
+	calls = t_root_read("/calls");
+	ck_assert_msg(strstr(calls, "kdump-tools-postinst " T_KVER "\n"
+	    "update-initramfs") != NULL || strstr(strstr(calls,
+	    "kdump-tools-postinst") + 1, "kdump-tools-postinst") != NULL,
+	    "%s", calls);
+	free(calls);
 	t_sh("rm -rf %s%s", t_root, "");
 }
 END_TEST
@@ -889,6 +958,7 @@ anon_suite(void)
 	tcase_add_test(tc, test_cpio);
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_install_remove);
+	tcase_add_test(tc, test_install_kdump);
 	tcase_add_test(tc, test_install_refusals);
 	tcase_add_test(tc, test_install_killed);
 	tcase_add_test(tc, test_outdir);
