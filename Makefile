@@ -282,3 +282,6 @@ bench: tools
 clean:
 	rm -rf $(B)/obj $(B)/san $(B)/lib $(B)/bin $(B)/test $(B)/kmod $(B)/pic \
 		$(B)/fuzz $(B)/mb2
+
+# make install / uninstall / deb (mk/install.mk).
+include mk/install.mk
