@@ -61,7 +61,11 @@
 
 #define DIF_NARGS	10
 
-/* What the probe knows at firing time.  Filled by the provider. */
+/*
+ * What the probe knows at firing time.  Filled by the provider through
+ * ecb.c's ecb_fill_ctx(), which sets every field one by one (per firing,
+ * no memset): a new field must be set there.
+ */
 struct dif_probe_ctx {
 	uint32_t	pc_id;		/* probe id */
 	uint32_t	pc_epid;	/* EPID of the running ECB */
@@ -107,7 +111,11 @@ struct dif_vstate {
 	struct dif_dstore vst_dyn;	/* thread-locals, assoc. arrays */
 };
 
-/* Per-execution machine state.  Probe context: caller-owned storage. */
+/*
+ * Per-execution machine state.  Probe context: caller-owned storage.
+ * ecb.c's ecb_mstate_reset() sets every field one by one (per ECB per
+ * firing, no memset): a new field must be set there.
+ */
 struct dif_mstate {
 	char		*dm_scratch;	/* base of scratch */
 	uint64_t	dm_scratch_size;

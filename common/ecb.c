@@ -192,6 +192,15 @@ ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
 	es->es_destructive = p->ep_destructive;
 	es->es_scratch_size = p->ep_scratch;
 	es->es_state = ECB_ST_WARMUP;
+	for (cpu = 0; cpu < den->den_necbs; cpu++) {
+		const struct dof_lecb *le = &den->den_ecbs[cpu];
+		uint32_t a;
+
+		for (a = 0; a < le->le_nacts; a++)
+			if (le->le_acts[a].la_kind == DTRACEACT_COMMIT ||
+			    le->le_acts[a].la_kind == DTRACEACT_DISCARD)
+				es->es_commits = 1;
+	}
 	if ((rv = ecb_scan(es, p, err)) != 0 ||
 	    (rv = ecb_vstate(es, p, err)) != 0 ||
 	    (rv = spec_create(&es->es_spec, p->ep_nspec, p->ep_ncpu,
@@ -334,16 +343,28 @@ ecb_mstate_reset(struct ecb_run *r)
 	struct ecb_state *es = ec->ec_es;
 	struct dif_mstate *ms = &r->er_ms;
 
-	memset(ms, 0, sizeof (*ms));
+	/*
+	 * Every field, one by one: this runs once per ECB per firing, and a
+	 * memset of the whole structure cost more than the assignments
+	 * (bench/run-probe-cost's step profile).  A field added to struct
+	 * dif_mstate must be set here.
+	 */
 	ms->dm_scratch = ec->ec_scratch;
 	ms->dm_scratch_size = es->es_scratch_size;
+	ms->dm_scratch_used = 0;
 	ms->dm_strsize = es->es_den->den_strsize;
+	ms->dm_fault = 0;
+	ms->dm_faulted = 0;
+	ms->dm_fault_addr = 0;
+	ms->dm_fault_pc = 0;
 	ms->dm_vstate = &es->es_vstate;
 	ms->dm_locals = ec->ec_locals;
 	ms->dm_nlocals = dif_vstate_nlocals(&es->es_vstate);
 	ms->dm_destructive = es->es_destructive;
 	ms->dm_speculation = ecb_speculation;
 	ms->dm_spec_arg = ec;
+	ms->dm_strtok = 0;
+	ms->dm_dyndrops = 0;
 }
 
 /* Store an integer of "size" bytes (1, 2, 4, 8) in native order. */
@@ -649,10 +670,20 @@ ecb_run_ecb(struct ecb_cpu *ec, const struct ecb_ref *ref,
 
 	if (ref->er_ecb >= den->den_necbs)
 		return;
-	memset(&r, 0, sizeof (r));
+	/* field by field, as ecb_mstate_reset(); er_pend_* beyond er_npend
+	   are never read */
 	r.er_ec = ec;
 	r.er_le = &den->den_ecbs[ref->er_ecb];
 	r.er_ctx = ctx;
+	r.er_incr = 0;
+	r.er_has_incr = 0;
+	r.er_spec = 0;
+	r.er_specd = 0;
+	r.er_npend = 0;
+	r.er_fault_act = 0;
+	r.er_fault_code = 0;
+	r.er_fault_addr = 0;
+	r.er_panic = 0;
 	ctx->pc_epid = ref->er_epid;
 	ecb_mstate_reset(&r);
 	if (r.er_le->le_pred != NULL) {
@@ -719,16 +750,26 @@ ecb_fill_ctx(struct dif_probe_ctx *ctx, const struct ecb_probe *ep,
 {
 	uint32_t i;
 
-	memset(ctx, 0, sizeof (*ctx));
+	/* field by field (per firing; see ecb_mstate_reset) */
 	ctx->pc_id = ep->ep_id;
+	ctx->pc_epid = 0;
+	ctx->pc_errno = 0;
+	ctx->pc_caller = 0;
+	ctx->pc_stackdepth = 0;
+	ctx->pc_ustackdepth = 0;
+	ctx->pc_ucaller = 0;
 	ctx->pc_prov = ep->ep_prov;
 	ctx->pc_mod = ep->ep_mod;
 	ctx->pc_func = ep->ep_func;
 	ctx->pc_name = ep->ep_name;
 	ctx->pc_timestamp = ts;
 	ctx->pc_cpu = cpu;
-	for (i = 0; args != NULL && i < DIF_NARGS; i++)
-		ctx->pc_args[i] = args[i];
+	if (args != NULL)
+		for (i = 0; i < DIF_NARGS; i++)
+			ctx->pc_args[i] = args[i];
+	else
+		for (i = 0; i < DIF_NARGS; i++)
+			ctx->pc_args[i] = 0;
 }
 
 /*
@@ -814,7 +855,8 @@ ecb_fire_errno(struct ecb_state *es, const struct ecb_probe *ep,
 		return;
 	}
 	ec->ec_busy = 1;
-	spec_clean(es->es_spec, cpu, ec->ec_rc, es->es_policy, ts);
+	if (es->es_commits)
+		spec_clean(es->es_spec, cpu, ec->ec_rc, es->es_policy, ts);
 	nloc = dif_vstate_nlocals(&es->es_vstate);
 	for (i = 0; i < nloc; i++)
 		ec->ec_locals[i] = 0;

@@ -757,6 +757,7 @@ kd_cs_enable(struct kd_cstate *cs, struct dof_enabling *den, uint32_t flags,
 	cs->cs_flags = flags;
 	cs->cs_ncpu = nr_cpu_ids;
 	kd_pick_policy(cs, den);
+	cs->cs_stackargs = kd_need_stackargs(den);
 	if ((rv = kd_check_actions(cs, den)) != 0 ||
 	    (rv = kd_match(cs, den)) != 0 ||
 	    (rv = kd_region(cs, region, rgnsize, phys)) != 0 ||

@@ -170,6 +170,9 @@ struct kd_cstate {
 	uint32_t	cs_inregion;	/* live state in the reserved region */
 	uint32_t	cs_phase;	/* KD_PH_* */
 	uint32_t	cs_flags;	/* KIO_EN_* */
+	uint32_t	cs_stackargs;	/* a clause reads arg6..arg9 or args[]:
+					   kd_fire_regs() copies the stack
+					   arguments (kd_need_stackargs()) */
 	char		cs_msg[256];	/* first failure reason (ken_msg) */
 	uint32_t	cs_badecb;	/* the ECB that matched nothing */
 	struct dof_enabling *cs_den;
@@ -362,6 +365,8 @@ void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry);
 void kd_fire_state(struct kd_probe *kp);
 /* kd_probe.c: which actions kdt.ko runs; -EOPNOTSUPP after kd_cs_msg */
 int kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den);
+/* kd_probe.c: does any clause of den read arg6..arg9 or args[]? */
+int kd_need_stackargs(const struct dof_enabling *den);
 
 /*
  * kd_prev.c.  kd_prev_save() is called once the reserved region is

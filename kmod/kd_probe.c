@@ -130,6 +130,48 @@ kd_fire(struct kd_probe *kp, const uint64_t *args, int32_t err)
 	kd_run(kp, args, err, NULL, 0);
 }
 
+/* One DIF object reads arg6..arg9, or args[] with any index. */
+static int
+kd_difo_stackargs(const struct dif_object *d)
+{
+	uint32_t i, in, var;
+
+	for (i = 0; d != NULL && i < d->do_textlen; i++) {
+		in = d->do_text[i];
+		var = DIF_INSTR_VAR(in);
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    var >= DIF_VAR_ARG0 + 6 && var <= DIF_VAR_ARG9)
+			return 1;
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGA &&
+		    DIF_INSTR_ARRAY_VAR(in) == DIF_VAR_ARGS)
+			return 1;
+	}
+	return 0;
+}
+
+int
+kd_need_stackargs(const struct dof_enabling *den)
+{
+	const struct dof_lecb *le;
+	uint32_t i, j;
+
+	for (i = 0; i < den->den_necbs; i++) {
+		le = &den->den_ecbs[i];
+		if (kd_difo_stackargs(le->le_pred))
+			return 1;
+		for (j = 0; j < le->le_nacts; j++)
+			if (kd_difo_stackargs(le->le_acts[j].la_difo))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * Arguments 0-5 are registers; 6-9 live on the stack, and reading them
+ * is a fault-safe copy each (copy_from_kernel_nofault): a third of a
+ * cheap firing.  Only a state whose clauses read them pays for it
+ * (cs_stackargs, kd_need_stackargs() at enable); the others see 0.
+ */
 void
 kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry)
 {
@@ -138,8 +180,14 @@ kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry)
 
 	if (!READ_ONCE(kp->kp_cs->cs_active))
 		return;
-	for (i = 0; i < DIF_NARGS; i++)
+	for (i = 0; i < 6; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
+	if (kp->kp_cs->cs_stackargs)
+		for (; i < DIF_NARGS; i++)
+			args[i] = regs_get_kernel_argument(regs, i);
+	else
+		for (; i < DIF_NARGS; i++)
+			args[i] = 0;
 	smp_rmb();
 	kd_run(kp, args, 0, regs, at_entry);
 }
