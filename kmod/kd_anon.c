@@ -156,7 +156,10 @@ kd_anon_stop(void)
 	if (cs == NULL)
 		return;
 	ks->ks_acs = NULL;
+	/* under cs_lock, as the module notifier works on registered states */
+	mutex_lock(&cs->cs_lock);
 	kd_cs_stop(cs);
+	mutex_unlock(&cs->cs_lock);
 	if (ks->ks_rowner == cs)
 		ks->ks_rowner = NULL;
 	if (atomic_read(&ks->ks_anon) == KIO_ANON_FAILED && cs->cs_rgn_init)
