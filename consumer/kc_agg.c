@@ -284,7 +284,7 @@ kc_aggs_snap(struct kc_aggs *ka, const struct agg_buf *ab)
 
 /* ---- values ---- */
 
-static int64_t
+int64_t
 kc_agg_avg(const uint64_t *d, int64_t normal)
 {
 	if (d[0] == 0)
@@ -313,7 +313,7 @@ kc_agg_isqrt(kc_u128 v)
 }
 
 /* Reference 5.3: sqrt(sumsq/normal/normal/count - (sum/normal/count)^2). */
-static uint64_t
+uint64_t
 kc_agg_stddev(const uint64_t *d, int64_t normal)
 {
 	kc_u128 sq = ((kc_u128)d[3] << 64) | d[2];
@@ -331,14 +331,14 @@ kc_agg_stddev(const uint64_t *d, int64_t normal)
 }
 
 /* Histogram geometry: number of count words and the first one. */
-static uint32_t
+uint32_t
 kc_agg_nbuckets(const struct dof_agg *ag)
 {
 	return ag->ag_kind == DTRACEAGG_QUANTIZE ? AGG_QUANTIZE_NBUCKETS :
 	    ag->ag_datasize / 8 - 1;
 }
 
-static const int64_t *
+const int64_t *
 kc_agg_buckets(const struct dof_agg *ag, const uint64_t *d)
 {
 	return (const int64_t *)(ag->ag_kind == DTRACEAGG_QUANTIZE ? d :

@@ -36,6 +36,17 @@ struct kc_aggs;
 
 /* A new, empty state for "den" (kept by reference; must outlive it).
  * NULL when out of memory. */
+/*
+ * An aggregation value's parts, as dtrace computes them (shared with the
+ * export writers, consumer/kc_export.c): avg() and stddev() of the data
+ * words d with normalization "normal" (1 for none), and a histogram's
+ * number of count words and where they start in d.
+ */
+int64_t kc_agg_avg(const uint64_t *d, int64_t normal);
+uint64_t kc_agg_stddev(const uint64_t *d, int64_t normal);
+uint32_t kc_agg_nbuckets(const struct dof_agg *ag);
+const int64_t *kc_agg_buckets(const struct dof_agg *ag, const uint64_t *d);
+
 struct kc_aggs *kc_aggs_new(const struct dof_enabling *den);
 void kc_aggs_free(struct kc_aggs *ka);
 

@@ -452,47 +452,17 @@ kc_x_ishist(uint32_t kind)
 	    kind == DTRACEAGG_LLQUANTIZE;
 }
 
-/* Floor of the square root of a 128-bit value. */
-static uint64_t
-kc_x_isqrt(unsigned __int128 v)
-{
-	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit != 0) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return (uint64_t)r;
-}
-
 /* The scalar value dtrace prints (avg and stddev as it computes them). */
 static int64_t
 kc_x_aggval(const struct kc_x_ent *e)
 {
-	const uint64_t *d = e->xe_data;
-	unsigned __int128 sq, a2;
-	int64_t avg;
-
 	switch (e->xe_ag->ag_kind) {
 	case DTRACEAGG_AVG:
-		return d[0] != 0 ? (int64_t)d[1] / (int64_t)d[0] : 0;
+		return kc_agg_avg(e->xe_data, 1);
 	case DTRACEAGG_STDDEV:
-		if (d[0] == 0)
-			return 0;
-		sq = (((unsigned __int128)d[3] << 64) | d[2]) / d[0];
-		avg = (int64_t)d[1] / (int64_t)d[0];
-		avg = avg < 0 ? -avg : avg;
-		a2 = (unsigned __int128)(uint64_t)avg * (uint64_t)avg;
-		return (int64_t)kc_x_isqrt(sq >= a2 ? sq - a2 : 0);
+		return (int64_t)kc_agg_stddev(e->xe_data, 1);
 	default:
-		return (int64_t)d[0];
+		return (int64_t)e->xe_data[0];
 	}
 }
 
@@ -500,15 +470,13 @@ kc_x_aggval(const struct kc_x_ent *e)
 static uint32_t
 kc_x_nbuckets(const struct dof_agg *ag)
 {
-	return ag->ag_kind == DTRACEAGG_QUANTIZE ? AGG_QUANTIZE_NBUCKETS :
-	    ag->ag_datasize / 8 - 1;
+	return kc_agg_nbuckets(ag);
 }
 
 static const int64_t *
 kc_x_buckets(const struct kc_x_ent *e)
 {
-	return (const int64_t *)(e->xe_ag->ag_kind == DTRACEAGG_QUANTIZE ?
-	    e->xe_data : e->xe_data + 1);
+	return kc_agg_buckets(e->xe_ag, e->xe_data);
 }
 
 /* Lower edge of bucket i (0 and *under = 1 for an underflow bucket) and

@@ -594,6 +594,25 @@ km_compile(struct km_args *a, struct dc_out *o)
 	return KDT_EXIT_FAIL;
 }
 
+/* km_compile() and dof_load(): the enabling, for -l and --estimate. */
+static int
+km_compile_load(struct km_args *a, struct dc_out *o,
+    struct dof_enabling **den)
+{
+	struct kdt_err ke;
+	int rc;
+
+	if ((rc = km_compile(a, o)) != KDT_EXIT_OK)
+		return rc;
+	if (dof_load(o->dco_dof, o->dco_dofsz, den, &ke) != 0) {
+		fprintf(stderr, "kdt: the compiled program does not load: %s\n",
+		    ke.ke_msg);
+		dc_out_free(o);
+		return KDT_EXIT_FAIL;
+	}
+	return KDT_EXIT_OK;
+}
+
 /*
  * Run the compiled program on an engine (consumer/kc_run.h).  For -n the
  * notice names the probe description as dtrace does ("description
@@ -678,7 +697,6 @@ km_list(struct km_args *a)
 	uint32_t pids[KC_PROCS_MAX], n, i;
 	struct dof_pdesc *pds;
 	struct kc_uptab ut;
-	struct kdt_err ke;
 	struct dc_out o;
 	int rc;
 
@@ -691,15 +709,8 @@ km_list(struct km_args *a)
 	a->ka_dc.dco_zdefs = 1;
 	if ((rc = km_procs(a)) >= 0)
 		return rc;
-	rc = km_compile(a, &o);
-	if (rc != KDT_EXIT_OK)
+	if ((rc = km_compile_load(a, &o, &den)) != KDT_EXIT_OK)
 		return rc;
-	if (dof_load(o.dco_dof, o.dco_dofsz, &den, &ke) != 0) {
-		fprintf(stderr, "kdt: the compiled program does not load: %s\n",
-		    ke.ke_msg);
-		dc_out_free(&o);
-		return KDT_EXIT_FAIL;
-	}
 	pds = calloc(den->den_necbs + 1, sizeof (*pds));
 	/* pid and USDT probes: resolved here, as a run would resolve them */
 	n = kc_proc_pids(&a->ka_procs, pids);
@@ -750,7 +761,6 @@ km_estimate(struct km_args *a)
 	struct dof_enabling *den = NULL;
 	const char *cal = kc_cal_path();
 	double *rates = NULL;
-	struct kdt_err ke;
 	struct kc_cal c;
 	struct dc_out o;
 	char why[600];
@@ -764,15 +774,8 @@ km_estimate(struct km_args *a)
 		fprintf(stderr, "kdt: --estimate: %s\n", why);
 		return KDT_EXIT_FAIL;
 	}
-	rc = km_compile(a, &o);
-	if (rc != KDT_EXIT_OK)
+	if ((rc = km_compile_load(a, &o, &den)) != KDT_EXIT_OK)
 		return rc;
-	if (dof_load(o.dco_dof, o.dco_dofsz, &den, &ke) != 0) {
-		fprintf(stderr, "kdt: the compiled program does not load: %s\n",
-		    ke.ke_msg);
-		dc_out_free(&o);
-		return KDT_EXIT_FAIL;
-	}
 	if (a->ka_sample > 0) {
 		rates = calloc(den->den_necbs + 1, sizeof (*rates));
 		if (rates == NULL || kc_est_sample(km_self(), den,
