@@ -718,6 +718,112 @@ dif_branch_taken(uint32_t op, const struct dif_cc *cc)
 	}
 }
 
+/* The built-ins dif_fastpred_eval() reads as dif_ldgs() does. */
+static int
+dif_fastpred_var(uint32_t id)
+{
+	switch (id) {
+	case DIF_VAR_PID: case DIF_VAR_TID: case DIF_VAR_CPU:
+	case DIF_VAR_UID: case DIF_VAR_GID: case DIF_VAR_PPID:
+	case DIF_VAR_ERRNO: case DIF_VAR_ID:
+		return 1;
+	default:
+		return id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9;
+	}
+}
+
+#define DIF_FP_INSTR(op, r1, r2, rd) \
+	(((uint32_t)(op) << 24) | ((r1) << 16) | ((r2) << 8) | (rd))
+
+void
+dif_fastpred_make(const struct dif_object *d, struct dif_fastpred *fp)
+{
+	const uint32_t *t = d->do_text;
+	uint32_t var, br;
+
+	fp->fp_ok = 0;
+	if (d->do_textlen != 8)
+		return;
+	var = DIF_INSTR_VAR(t[0]);
+	br = DIF_INSTR_OP(t[3]);
+	if (DIF_INSTR_OP(t[0]) != DIF_OP_LDGS || DIF_INSTR_RD(t[0]) != 1 ||
+	    !dif_fastpred_var(var) ||
+	    DIF_INSTR_OP(t[1]) != DIF_OP_SETX || DIF_INSTR_RD(t[1]) != 2 ||
+	    DIF_INSTR_INTEGER(t[1]) >= d->do_intlen ||
+	    t[2] != DIF_FP_INSTR(DIF_OP_CMP, 1, 2, 0) ||
+	    br < DIF_OP_BE || br > DIF_OP_BLEU || DIF_INSTR_LABEL(t[3]) != 6 ||
+	    t[4] != DIF_FP_INSTR(DIF_OP_MOV, 0, 0, 1) ||
+	    DIF_INSTR_OP(t[5]) != DIF_OP_BA || DIF_INSTR_LABEL(t[5]) != 7 ||
+	    DIF_INSTR_OP(t[6]) != DIF_OP_SETX || DIF_INSTR_RD(t[6]) != 1 ||
+	    DIF_INSTR_INTEGER(t[6]) >= d->do_intlen ||
+	    d->do_inttab[DIF_INSTR_INTEGER(t[6])] != 1 ||
+	    t[7] != DIF_FP_INSTR(DIF_OP_RET, 0, 0, 1))
+		return;
+	fp->fp_var = var;
+	fp->fp_br = br;
+	fp->fp_k = d->do_inttab[DIF_INSTR_INTEGER(t[1])];
+	fp->fp_ok = 1;
+}
+
+/* A dif_fastpred_var() built-in, read as dif_ldgs() reads it. */
+static uint64_t
+dif_fast_var(uint32_t id, const struct dif_probe_ctx *c)
+{
+	switch (id) {
+	case DIF_VAR_PID: return kenv_pid();
+	case DIF_VAR_TID: return kenv_tid();
+	case DIF_VAR_CPU: return c->pc_cpu;
+	case DIF_VAR_UID: return kenv_uid();
+	case DIF_VAR_GID: return kenv_gid();
+	case DIF_VAR_PPID: return kenv_ppid();
+	case DIF_VAR_ERRNO: return (uint64_t)(int64_t)c->pc_errno;
+	case DIF_VAR_ID: return c->pc_id;
+	default: return c->pc_args[id - DIF_VAR_ARG0];
+	}
+}
+
+uint64_t
+dif_fastpred_eval(const struct dif_fastpred *fp,
+    const struct dif_probe_ctx *c)
+{
+	struct dif_cc cc;
+	uint64_t a = dif_fast_var(fp->fp_var, c);
+
+	/* cmp's condition codes, exactly as the interpreter sets them */
+	cc.cc_n = (int64_t)(a - fp->fp_k) < 0;
+	cc.cc_z = a == fp->fp_k;
+	cc.cc_v = 0;
+	cc.cc_c = a < fp->fp_k;
+	return dif_branch_taken(fp->fp_br, &cc) ? 1 : 0;
+}
+
+int
+dif_fast_eval(const struct dif_object *d, const struct dif_probe_ctx *c,
+    uint64_t *v)
+{
+	uint32_t i0;
+
+	if (d->do_textlen != 2)
+		return 0;
+	i0 = d->do_text[0];
+	if (d->do_text[1] != DIF_FP_INSTR(DIF_OP_RET, 0, 0, DIF_INSTR_RD(i0)))
+		return 0;
+	switch (DIF_INSTR_OP(i0)) {
+	case DIF_OP_SETX:
+		if (DIF_INSTR_INTEGER(i0) >= d->do_intlen)
+			return 0;
+		*v = d->do_inttab[DIF_INSTR_INTEGER(i0)];
+		return 1;
+	case DIF_OP_LDGS:
+		if (!dif_fastpred_var(DIF_INSTR_VAR(i0)))
+			return 0;
+		*v = dif_fast_var(DIF_INSTR_VAR(i0), c);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* sdiv, udiv, srem, urem; 0 or a DIVZERO fault. */
 static int
 dif_divide(struct dif_run *r, uint32_t op, uint64_t a, uint64_t b,

@@ -142,6 +142,42 @@ struct dif_mstate {
 					   clears it */
 };
 
+/*
+ * A predicate decided without the interpreter.  The compiler turns
+ * "/VAR op K/" (VAR a built-in integer such as pid, tid, cpu, uid, gid,
+ * ppid, errno, id or arg0..arg9; K an integer constant; op a comparison)
+ * into the same eight instructions every time:
+ *
+ *	ldgs VAR, %r1; setx K, %r2; cmp %r1, %r2; bCC 6;
+ *	mov %r0, %r1; ba 7; setx 1, %r1; ret %r1
+ *
+ * dif_fastpred_make() recognises exactly that object (fp_ok) when the
+ * enabling is created, and dif_fastpred_eval() gives the same result as
+ * dif_emulate() on it -- the variable read the same way, the condition
+ * codes of cmp, the branch's test -- at a fraction of the cost: most
+ * firings of a selective probe end at their predicate.
+ */
+struct dif_fastpred {
+	uint32_t	fp_ok;
+	uint32_t	fp_var;		/* DIF_VAR_* */
+	uint32_t	fp_br;		/* DIF_OP_B* */
+	uint64_t	fp_k;
+};
+
+/* Setup context. */
+void dif_fastpred_make(const struct dif_object *difo, struct dif_fastpred *fp);
+/*
+ * The other shape worth a shortcut: an action whose DIF is one load of a
+ * constant or of such a built-in and a ret ("trace(arg0)", "@[pid]",
+ * count()'s aggregation id).  1 with *v what dif_emulate() would return,
+ * 0 when "difo" is anything else.  Probe context.
+ */
+int dif_fast_eval(const struct dif_object *difo,
+    const struct dif_probe_ctx *ctx, uint64_t *v);
+/* Probe context: no locks, no allocation, no sleeping. */
+uint64_t dif_fastpred_eval(const struct dif_fastpred *fp,
+    const struct dif_probe_ctx *ctx);
+
 /* Validate one object; -EINVAL with "err" naming instruction and rule. */
 int dif_validate(const struct dif_object *difo, struct kdt_err *err);
 

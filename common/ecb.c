@@ -201,6 +201,17 @@ ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
 			    le->le_acts[a].la_kind == DTRACEACT_DISCARD)
 				es->es_commits = 1;
 	}
+	es->es_fastpred = kenv_zalloc((uint64_t)(den->den_necbs + 1) *
+	    sizeof (*es->es_fastpred));
+	if (es->es_fastpred == NULL) {
+		rv = ecb_nomem(err, "predicate fast paths",
+		    (uint64_t)(den->den_necbs + 1) * sizeof (*es->es_fastpred));
+		goto fail;
+	}
+	for (cpu = 0; cpu < den->den_necbs; cpu++)
+		if (den->den_ecbs[cpu].le_pred != NULL)
+			dif_fastpred_make(den->den_ecbs[cpu].le_pred,
+			    &es->es_fastpred[cpu]);
 	if ((rv = ecb_scan(es, p, err)) != 0 ||
 	    (rv = ecb_vstate(es, p, err)) != 0 ||
 	    (rv = spec_create(&es->es_spec, p->ep_nspec, p->ep_ncpu,
@@ -248,6 +259,7 @@ ecb_destroy(struct ecb_state *es)
 		ecb_free(ec->ec_agg_own);
 	}
 	ecb_free(es->es_cpus);
+	ecb_free(es->es_fastpred);
 	spec_destroy(es->es_spec);
 	ecb_free(es->es_varea);
 	kenv_free(es);
@@ -395,7 +407,8 @@ ecb_eval(struct ecb_run *r, const struct dof_laction *la, uint64_t *v)
 	struct dif_mstate *ms = &r->er_ms;
 
 	*v = 0;
-	if (la->la_difo == NULL)
+	if (la->la_difo == NULL ||
+	    dif_fast_eval(la->la_difo, r->er_ctx, v))
 		return 0;
 	*v = dif_emulate(la->la_difo, ms, r->er_ctx);
 	r->er_ec->ec_dyndrops += ms->dm_dyndrops;
@@ -665,7 +678,9 @@ ecb_run_ecb(struct ecb_cpu *ec, const struct ecb_ref *ref,
     struct dif_probe_ctx *ctx)
 {
 	const struct dof_enabling *den = ec->ec_es->es_den;
+	const struct dif_fastpred *fp;
 	struct ecb_run r;
+	uint64_t v;
 	uint32_t i;
 
 	if (ref->er_ecb >= den->den_necbs)
@@ -685,10 +700,16 @@ ecb_run_ecb(struct ecb_cpu *ec, const struct ecb_ref *ref,
 	r.er_fault_addr = 0;
 	r.er_panic = 0;
 	ctx->pc_epid = ref->er_epid;
-	ecb_mstate_reset(&r);
-	if (r.er_le->le_pred != NULL) {
-		uint64_t v = dif_emulate(r.er_le->le_pred, &r.er_ms, ctx);
-
+	if (r.er_le->le_pred == NULL) {
+		ecb_mstate_reset(&r);
+	} else if ((fp = &ec->ec_es->es_fastpred[ref->er_ecb])->fp_ok) {
+		/* "/VAR op K/" (dif_vm.h): no interpreter, cannot fault */
+		if (dif_fastpred_eval(fp, ctx) == 0)
+			return;
+		ecb_mstate_reset(&r);
+	} else {
+		ecb_mstate_reset(&r);
+		v = dif_emulate(r.er_le->le_pred, &r.er_ms, ctx);
 		ec->ec_dyndrops += r.er_ms.dm_dyndrops;
 		if (r.er_ms.dm_faulted) {
 			ecb_error(ec, &r, ref->er_epid);

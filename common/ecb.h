@@ -161,6 +161,9 @@ struct ecb_state {
 	struct dif_vstate es_vstate;
 	void		*es_varea;
 	struct spec_state *es_spec;
+	struct dif_fastpred *es_fastpred;	/* [den_necbs]: predicates
+					   decided without the interpreter
+					   (dif_vm.h) */
 	uint32_t	es_commits;	/* a commit() or discard() exists: only
 					   then can a firing find speculations
 					   to finish (spec_clean) */

@@ -425,6 +425,115 @@ START_TEST(tst_char_array_member_is_a_string)
 }
 END_TEST
 
+/*
+ * The predicate fast path (dif_vm.h): "/VAR op K/" is recognised and
+ * gives exactly what the interpreter gives, for every comparison and
+ * values around K, negative and unsigned-large ones included; any other
+ * shape is left to the interpreter.
+ */
+START_TEST(tst_fastpred_same_as_interpreter)
+{
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+	static const char *const vars[] = { "arg0", "arg3", "cpu", "pid",
+	    "id", "errno" };
+	static const int64_t ks[] = { 0, 5, 100000, 0x7fffffff };
+	static const uint64_t vals[] = { 0, 1, 4, 5, 6, (uint64_t)-1,
+	    (uint64_t)-3, (uint64_t)-4, 99999, 100000, 100001,
+	    0x8000000000000000ULL, 0x7fffffffffffffffULL };
+	struct dif_fastpred fp;
+	struct tc_run r;
+	char src[160];
+	size_t o, v, k, x;
+	uint64_t want, got;
+
+	for (v = 0; v < sizeof (vars) / sizeof (vars[0]); v++)
+	for (o = 0; o < sizeof (ops) / sizeof (ops[0]); o++)
+	for (k = 0; k < sizeof (ks) / sizeof (ks[0]); k++) {
+		snprintf(src, sizeof (src), "BEGIN /%s %s %lld/ { trace(1); }",
+		    vars[v], ops[o], (long long)ks[k]);
+		tc_load(src, &r, 0);
+		dif_fastpred_make(r.tr_den->den_ecbs[0].le_pred, &fp);
+		ck_assert_msg(fp.fp_ok, "%s: not recognised", src);
+		for (x = 0; x < sizeof (vals) / sizeof (vals[0]); x++) {
+			r.tr_ctx.pc_args[0] = r.tr_ctx.pc_args[3] = vals[x];
+			r.tr_ctx.pc_cpu = (uint32_t)vals[x];
+			r.tr_ctx.pc_id = (uint32_t)vals[x];
+			r.tr_ctx.pc_errno = (int32_t)vals[x];
+			want = dif_emulate(r.tr_den->den_ecbs[0].le_pred,
+			    &r.tr_ms, &r.tr_ctx);
+			got = dif_fastpred_eval(&fp, &r.tr_ctx);
+			ck_assert_msg(want == got, "%s with %#llx: interpreter %llu, fast path %llu",
+			    src, (unsigned long long)vals[x],
+			    (unsigned long long)want, (unsigned long long)got);
+		}
+		kc_env_clear_readable();
+		dof_free(r.tr_den);
+	}
+	/* other shapes stay with the interpreter (a negative constant is
+	   computed as 0 - K) */
+	tc_load("BEGIN /arg0 == -3/ { trace(1); }", &r, 0);
+	dif_fastpred_make(r.tr_den->den_ecbs[0].le_pred, &fp);
+	ck_assert(!fp.fp_ok);
+	kc_env_clear_readable();
+	dof_free(r.tr_den);
+	tc_load("BEGIN /arg0 == 5 && cpu == 3/ { trace(1); }", &r, 0);
+	dif_fastpred_make(r.tr_den->den_ecbs[0].le_pred, &fp);
+	ck_assert(!fp.fp_ok);
+	kc_env_clear_readable();
+	dof_free(r.tr_den);
+	tc_load("BEGIN /execname == \"x\"/ { trace(1); }", &r, 0);
+	dif_fastpred_make(r.tr_den->den_ecbs[0].le_pred, &fp);
+	ck_assert(!fp.fp_ok);
+	kc_env_clear_readable();
+	dof_free(r.tr_den);
+	tc_load("BEGIN /timestamp > 5/ { trace(1); }", &r, 0);
+	dif_fastpred_make(r.tr_den->den_ecbs[0].le_pred, &fp);
+	ck_assert(!fp.fp_ok);
+	kc_env_clear_readable();
+	dof_free(r.tr_den);
+}
+END_TEST
+
+/* dif_fast_eval: one load and a ret, the interpreter's result. */
+START_TEST(tst_fast_eval_same_as_interpreter)
+{
+	static const char *const srcs[] = { "trace(arg0)", "trace(arg9)",
+	    "trace(5)", "trace(pid)", "trace(cpu)", "trace(0x7fffffffffffffff)",
+	    "trace(errno)", "trace(id)" };
+	const struct dif_object *d;
+	struct tc_run r;
+	char src[128];
+	uint64_t want, got;
+	size_t i;
+
+	for (i = 0; i < sizeof (srcs) / sizeof (srcs[0]); i++) {
+		snprintf(src, sizeof (src), "BEGIN { %s; }", srcs[i]);
+		tc_load(src, &r, 0xfedcba9876543210ULL);
+		r.tr_ctx.pc_args[9] = 77;
+		r.tr_ctx.pc_errno = -2;
+		d = r.tr_den->den_ecbs[0].le_acts[0].la_difo;
+		ck_assert_msg(dif_fast_eval(d, &r.tr_ctx, &got), "%s: not taken",
+		    src);
+		want = dif_emulate(d, &r.tr_ms, &r.tr_ctx);
+		ck_assert_msg(want == got, "%s: interpreter %#llx, fast %#llx",
+		    src, (unsigned long long)want, (unsigned long long)got);
+		kc_env_clear_readable();
+		dof_free(r.tr_den);
+	}
+	/* anything longer is the interpreter's */
+	tc_load("BEGIN { trace(arg0 + 1); }", &r, 0);
+	ck_assert(!dif_fast_eval(r.tr_den->den_ecbs[0].le_acts[0].la_difo,
+	    &r.tr_ctx, &got));
+	kc_env_clear_readable();
+	dof_free(r.tr_den);
+	tc_load("BEGIN { trace(execname); }", &r, 0);
+	ck_assert(!dif_fast_eval(r.tr_den->den_ecbs[0].le_acts[0].la_difo,
+	    &r.tr_ctx, &got));
+	kc_env_clear_readable();
+	dof_free(r.tr_den);
+}
+END_TEST
+
 START_TEST(tst_predicate_selects)
 {
 	struct tc_run r;
@@ -638,6 +747,8 @@ compiler_suite(void)
 	tcase_add_test(c, tst_codegen_kernel_struct_members);
 	tcase_add_test(c, tst_char_array_member_is_a_string);
 	tcase_add_test(c, tst_predicate_selects);
+	tcase_add_test(c, tst_fastpred_same_as_interpreter);
+	tcase_add_test(c, tst_fast_eval_same_as_interpreter);
 	tcase_add_test(c, tst_disassembler_lines);
 	tcase_set_timeout(c, 120);
 	tcase_add_test(d, tst_dof_roundtrip_bootlike);
