@@ -29,13 +29,14 @@
 #include <sys/wait.h>
 
 #include "common/dif.h"
+#include "common/dif_vm.h"
 #include "common/dof.h"
 #include "compiler/dc.h"
 #include "consumer/kc_est.h"
 
 static const char *const kc_cal_names[KC_CAL_NITEMS] = {
 	"baseline", "insn", "mech.fbt", "mech.fbtret", "mech.kinst",
-	"mech.syscall", "mech.sdt", "record", "record.byte", "agg",
+	"mech.syscall", "mech.sdt", "record", "record.item", "agg",
 	"agg.key", "agg.strkey", "agg.hist", "dynvar",
 };
 
@@ -172,13 +173,30 @@ kc_cal_save(const char *path, const struct kc_cal *c, char *why,
 
 /* ---- counting ---- */
 
+/*
+ * The instructions the interpreter runs for "d": none for the shapes the
+ * runner decides without it (dif_vm.h: a /VAR op K/ predicate, an action
+ * that is one load and a ret) -- their small cost is part of what the
+ * calibration measures as the mechanism, the record or the aggregation.
+ */
 static void
-kc_est_difo(const struct dif_object *d, uint32_t *insns, uint32_t *dyn)
+kc_est_difo(const struct dif_object *d, int pred, uint32_t *insns,
+    uint32_t *dyn)
 {
+	static const struct dif_probe_ctx zero;
+	struct dif_fastpred fp;
+	uint64_t v;
 	uint32_t i;
 
 	if (d == NULL)
 		return;
+	if (pred) {
+		dif_fastpred_make(d, &fp);
+		if (fp.fp_ok)
+			return;
+	} else if (dif_fast_eval(d, &zero, &v)) {
+		return;
+	}
 	*insns += d->do_textlen;
 	for (i = 0; i < d->do_textlen; i++) {
 		switch (DIF_INSTR_OP(d->do_text[i])) {
@@ -247,15 +265,18 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 
 	memset(e, 0, sizeof (*e));
 	e->es_mech = kc_est_mech(&le->le_pdesc, &item, &e->es_mark);
-	kc_est_difo(le->le_pred, &e->es_pred_insns, &pdyn);
+	kc_est_difo(le->le_pred, 1, &e->es_pred_insns, &pdyn);
 	e->es_insns = e->es_pred_insns;
 	e->es_ndynvar = pdyn;
 	e->es_records = le->le_nacts == 0;
 	for (a = 0; a < le->le_nacts; a++) {
 		la = &le->le_acts[a];
-		kc_est_difo(la->la_difo, &e->es_insns, &e->es_ndynvar);
-		if (la->la_role == DOF_ROLE_REC)
+		kc_est_difo(la->la_difo, 0, &e->es_insns, &e->es_ndynvar);
+		if (la->la_role == DOF_ROLE_REC) {
 			e->es_records = 1;
+			if (la->la_rec_size != 0)
+				e->es_rec_items++;
+		}
 	}
 	if (e->es_records)
 		e->es_rec_bytes = le->le_size;
@@ -293,7 +314,7 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 	    e->es_nhist * c->kc_ns[KC_CAL_HIST];
 	if (e->es_records)
 		e->es_ns += c->kc_ns[KC_CAL_REC] +
-		    e->es_rec_bytes * c->kc_ns[KC_CAL_RECBYTE];
+		    e->es_rec_items * c->kc_ns[KC_CAL_RECITEM];
 }
 
 int
@@ -451,7 +472,7 @@ static const struct kc_cal_run kc_cal_runs[] = {
 	{ KC_CAL_P " " KC_CAL_T "{ trace(cpu); }", KC_CAL_REC },
 	{ KC_CAL_P " " KC_CAL_T "{ trace(cpu); trace(cpu); trace(cpu); "
 	    "trace(cpu); trace(cpu); trace(cpu); trace(cpu); trace(cpu); }",
-	    KC_CAL_RECBYTE },
+	    KC_CAL_RECITEM },
 	{ KC_CAL_P " " KC_CAL_T "{ @ = count(); }", KC_CAL_AGG },
 	{ KC_CAL_P " " KC_CAL_T "{ @[cpu] = count(); }", KC_CAL_AGGKEY },
 	{ KC_CAL_P " " KC_CAL_T "{ @[execname] = count(); }", KC_CAL_AGGSTR },
@@ -557,13 +578,13 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 			continue;
 		v = m[r] - est[r].es_insns * ci;
 		switch (it) {
-		case KC_CAL_RECBYTE:
+		case KC_CAL_RECITEM:
 			if (!ok[KC_CAL_RUN_REC])
 				continue;
 			v = ((m[r] - m[KC_CAL_RUN_REC]) - (est[r].es_insns -
 			    est[KC_CAL_RUN_REC].es_insns) *
-			    ci) / (double)(est[r].es_rec_bytes -
-			    est[KC_CAL_RUN_REC].es_rec_bytes);
+			    ci) / (double)(est[r].es_rec_items -
+			    est[KC_CAL_RUN_REC].es_rec_items);
 			break;
 		case KC_CAL_REC:
 			v -= fbt;	/* the byte part is set below */
@@ -583,9 +604,9 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 		c.kc_ns[it] = v > 0 ? v : 0;
 		c.kc_have[it] = 1;
 	}
-	if (c.kc_have[KC_CAL_REC] && c.kc_have[KC_CAL_RECBYTE]) {
-		v = c.kc_ns[KC_CAL_REC] - est[KC_CAL_RUN_REC].es_rec_bytes *
-		    c.kc_ns[KC_CAL_RECBYTE];
+	if (c.kc_have[KC_CAL_REC] && c.kc_have[KC_CAL_RECITEM]) {
+		v = c.kc_ns[KC_CAL_REC] - est[KC_CAL_RUN_REC].es_rec_items *
+		    c.kc_ns[KC_CAL_RECITEM];
 		c.kc_ns[KC_CAL_REC] = v > 0 ? v : 0;
 	}
 	qsort(base, nb, sizeof (base[0]), kc_dbl_cmp);

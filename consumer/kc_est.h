@@ -9,12 +9,16 @@
  * return, an int3 for kinst, a tracepoint for syscall, sdt, proc, sched
  * and lockstat) plus the DIF it runs -- every instruction, each dynamic
  * variable access (self->, this->, associative arrays), each record of
- * the principal buffer (a fixed part plus a part per payload byte), each
+ * the principal buffer (a fixed part plus a part per recorded value: the
+ * bench showed the cost follows the values, not their bytes), each
  * aggregation update (a fixed part, one per integer or string key, a
  * histogram bucket for quantize/lquantize/llquantize).  A clause with a
  * predicate costs the mechanism and the predicate's instructions when the
  * predicate is false.  DIF has no backward branches, so the instruction
- * count of a DIF object bounds what one run executes.
+ * count of a DIF object bounds what one run executes; the shapes the
+ * runner decides without the interpreter (dif_vm.h's fast paths) count
+ * no instructions, their cost being part of the calibrated mechanism,
+ * record or aggregation.
  *
  * Calibration (kc_calibrate()): kdt runs itself, in pairs, with and
  * without one enabling at a time on __x64_sys_getppid / syscall getppid
@@ -48,7 +52,7 @@ enum kc_cal_item {
 	KC_CAL_SYSCALL,		/* syscall provider mechanism */
 	KC_CAL_SDT,		/* tracepoint mechanism */
 	KC_CAL_REC,		/* one record, fixed part */
-	KC_CAL_RECBYTE,		/* one payload byte */
+	KC_CAL_RECITEM,		/* one recorded value (trace, printf arg) */
 	KC_CAL_AGG,		/* one aggregation update, fixed part */
 	KC_CAL_AGGKEY,		/* one integer key */
 	KC_CAL_AGGSTR,		/* one string key */
@@ -82,6 +86,7 @@ struct kc_est {
 	char		es_mark;	/* ' ', '~' (approximated), '?' (unknown) */
 	uint32_t	es_pred_insns, es_insns;	/* predicate, all DIF */
 	uint32_t	es_rec_bytes;	/* payload recorded, 0: no record */
+	uint32_t	es_rec_items;	/* values recorded (REC actions) */
 	int		es_records;	/* 1 if a firing records */
 	uint32_t	es_naggs, es_nkeys, es_nstrkeys, es_nhist;
 	uint32_t	es_ndynvar;

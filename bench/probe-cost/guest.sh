@@ -255,6 +255,33 @@ kdtpairs k_ret "$F:return { @ = count(); }"
 kdtpairs k_sys 'syscall::getppid:entry { @ = count(); }'
 kdtpairs k_sdt 'sdt:raw_syscalls::sys_enter { @ = count(); }'
 
+# ---- the probe-effect estimator against the rows above (issue 7) ---------
+# kdt --calibrate measures its model's items on this very guest; then
+# kdt --estimate predicts each kdt row (PRED-FALSE for k_pred, FIRING for
+# the others), in ns: under icount 1 ns is 1 guest instruction, the unit
+# of the measured rows.  run-probe-cost prints both side by side.
+step k_est
+if kdt --calibrate=3 > $R/cal.out 2>&1; then
+	sed 's/^/CAL cal /' /var/lib/kdt/calibration >> $OUT
+	est()
+	{
+		kdt --estimate -n "$3" 2> $R/est.err | awk -v id=$1 -v col=$2 \
+		    '$1 == "0" { v = (col == "false") ? $(NF - 1) : $NF;
+		    gsub(/[~?]/, "", v); print "EST " id " " v }' >> $OUT
+	}
+	est k_pred false "$F:entry /pid == 999999/ { }"
+	est k_count firing "$F:entry { @ = count(); }"
+	est k_pid firing "$F:entry { @[pid] = count(); }"
+	est k_quant firing "$F:entry { @[execname] = quantize(arg0); }"
+	est k_trace firing "$F:entry { trace(arg0); }"
+	est k_printf firing "$F:entry { printf(\"%d %d %d\", arg0, arg1, arg2); }"
+	est k_ret firing "$F:return { @ = count(); }"
+	est k_sys firing 'syscall::getppid:entry { @ = count(); }'
+	est k_sdt firing 'sdt:raw_syscalls::sys_enter { @ = count(); }'
+else
+	say "FAIL k_est kdt --calibrate: $(tail -c 300 $R/cal.out | tr '\n' ' ')"
+fi
+
 # ---- bpftrace --------------------------------------------------------------
 # btpairs ID PROGRAM
 btpairs()
