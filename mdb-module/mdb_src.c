@@ -202,7 +202,9 @@ mdb_main(int argc, char **argv, const char *prog,
 		fprintf(err, "%s: no memory for the memory source\n", prog);
 		return 1;
 	}
-	ko.ko_flags = ma.ma_flags;
+	/* the same partial report as kdt-extract (its exit status is the
+	   command's return value here) */
+	ko.ko_flags = ma.ma_flags | KC_F_PARTIAL;
 	rv = cd_extract_src(s, ma.ma_phys, &ko, out, err);
 	cd_close(s);
 	return rv;
