@@ -368,7 +368,14 @@ dif_ldgs(struct dif_run *r, uint32_t id, uint64_t *val)
 	case DIF_VAR_UID: *val = kenv_uid(); return 0;
 	case DIF_VAR_GID: *val = kenv_gid(); return 0;
 	case DIF_VAR_ERRNO: *val = (uint64_t)(int64_t)c->pc_errno; return 0;
-	case DIF_VAR_TIMESTAMP: *val = c->pc_timestamp; return 0;
+	case DIF_VAR_TIMESTAMP:
+		/* taken when first needed, then the same for the whole
+		   firing; the context is the runner's own (ecb.c) */
+		if (c->pc_timestamp == 0)
+			((struct dif_probe_ctx *)c)->pc_timestamp =
+			    kenv_timestamp();
+		*val = c->pc_timestamp;
+		return 0;
 	case DIF_VAR_EPID: *val = c->pc_epid; return 0;
 	case DIF_VAR_ID: *val = c->pc_id; return 0;
 	case DIF_VAR_PROBEPROV: *val = (uintptr_t)c->pc_prov; return 0;

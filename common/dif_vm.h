@@ -74,7 +74,9 @@ struct dif_probe_ctx {
 	const char	*pc_func;
 	const char	*pc_name;
 	uint64_t	pc_args[DIF_NARGS];
-	uint64_t	pc_timestamp;	/* taken once per firing */
+	uint64_t	pc_timestamp;	/* taken once per firing, when first
+					   needed (0 until then): a record,
+					   a speculation, the variable */
 	uint32_t	pc_cpu;
 	/* Known only to some providers; 0 when the provider cannot tell. */
 	int32_t		pc_errno;	/* errno (syscall return probes) */

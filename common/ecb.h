@@ -206,7 +206,9 @@ void ecb_set_state(struct ecb_state *es, uint32_t state);
 
 /*
  * Run every ECB of probe "ep" for one firing on CPU "cpu", with probe
- * arguments args[0, DIF_NARGS) (NULL: all 0) and timestamp "ts".
+ * arguments args[0, DIF_NARGS) (NULL: all 0) and timestamp "ts" -- or 0
+ * to have kenv_timestamp() read only if the firing needs it (a record, a
+ * speculation, the timestamp variable), once, the same for all its ECBs.
  * Probe context: no locks, no allocation, no sleeping; interrupts off in
  * the kernel; the caller runs on "cpu".
  */
