@@ -50,6 +50,8 @@ struct kc_opts {
 	uint32_t	ko_flags;	/* KC_F_* */
 	uint32_t	ko_format;	/* KC_FORMAT_* (0: text) */
 	const char	*ko_symbols;	/* kdt-extract --symbols FILE, or NULL */
+	const char	*ko_kallsyms;	/* --kallsyms FILE: the crashed boot's
+					   own /proc/kallsyms, or NULL */
 };
 
 /*

@@ -44,13 +44,14 @@ struct cd_args {
 	int		ca_merge;
 	int		ca_help;
 	uint32_t	ca_format;	/* --format: KC_FORMAT_* (kc.h) */
-	const char	*ca_symbols;	/* --symbols FILE (cd_sym.c) */
+	const char	*ca_symbols;	/* --symbols FILE */
+	const char	*ca_kallsyms;	/* --kallsyms FILE */
 };
 
 static void
 cd_usage(FILE *f)
 {
-	fprintf(f, "usage: %s DUMP [-q] [--merge] [--phys ADDR] [--symbols FILE] [--format=F] [-h]\n"
+	fprintf(f, "usage: %s DUMP [-q] [--merge] [--phys ADDR] [--symbols FILE | --kallsyms FILE] [--format=F] [-h]\n"
 	    "  DUMP         ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory),\n"
 	    "               kdump-compressed (plain or flattened; zlib, lzo, snappy, zstd)\n"
 	    "               or a raw region image (dd of the region, kdt's kdump hook,\n"
@@ -64,6 +65,8 @@ cd_usage(FILE *f)
 	    "               region, for stack() and symbols (default: its -dbg\n"
 	    "               package's, or /proc/kallsyms when this machine runs\n"
 	    "               the same kernel; else addresses)\n"
+	    "  --kallsyms FILE  a copy of /proc/kallsyms saved on the boot that\n"
+	    "               wrote the region (its own addresses: module symbols too)\n"
 	    "  --format=F   text (dtrace's, the default), json (JSON lines), perfetto\n"
 	    "               (Chrome trace events for ui.perfetto.dev) or html (a\n"
 	    "               self-contained report); consumer/kc_export.h has the schemas\n"
@@ -124,6 +127,10 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 			ca->ca_symbols = argv[++i];
 		else if (strncmp(argv[i], "--symbols=", 10) == 0)
 			ca->ca_symbols = argv[i] + 10;
+		else if (strcmp(argv[i], "--kallsyms") == 0 && i + 1 < argc)
+			ca->ca_kallsyms = argv[++i];
+		else if (strncmp(argv[i], "--kallsyms=", 11) == 0)
+			ca->ca_kallsyms = argv[i] + 11;
 		else if (strcmp(argv[i], "--phys") == 0 && i + 1 < argc) {
 			if (cd_parse_phys(argv[++i], &ca->ca_phys, err))
 				return 2;
@@ -139,6 +146,11 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 			    CD_PROG, ca->ca_dump, argv[i]);
 			return 2;
 		}
+	}
+	if (ca->ca_symbols != NULL && ca->ca_kallsyms != NULL) {
+		fprintf(err, "%s: give --symbols or --kallsyms, not both\n",
+		    CD_PROG);
+		return 2;
 	}
 	if (ca->ca_dump == NULL && !ca->ca_help) {
 		cd_usage(err);
@@ -237,7 +249,7 @@ cd_print_region(struct cd_src *s, struct cd_region *rg,
     const struct kc_opts *ko, FILE *out, FILE *err)
 {
 	struct kc_symtab *syms;
-	char input[1200];
+	char input[1200], why[600];
 	int rv, failed;
 
 	if (rg->cg_pa == RGN_PHYS_ANY)
@@ -246,8 +258,18 @@ cd_print_region(struct cd_src *s, struct cd_region *rg,
 	else
 		snprintf(input, sizeof (input), "%s: region at phys 0x%llx",
 		    s->cs_name, (unsigned long long)rg->cg_pa);
-	syms = kc_sym_for_region(rg->cg_img, rg->cg_size, ko->ko_symbols,
-	    (ko->ko_flags & KC_F_QUIET) != 0, ko->ko_prog, err, &failed);
+	if (ko->ko_kallsyms != NULL) {
+		/* the crashed boot's own kallsyms: its addresses, no slide */
+		syms = kc_sym_load_kallsyms(ko->ko_kallsyms, why,
+		    sizeof (why));
+		failed = syms == NULL;
+		if (failed)
+			fprintf(err, "%s: --kallsyms: %s\n", ko->ko_prog, why);
+	} else {
+		syms = kc_sym_for_region(rg->cg_img, rg->cg_size,
+		    ko->ko_symbols, (ko->ko_flags & KC_F_QUIET) != 0,
+		    ko->ko_prog, err, &failed);
+	}
 	if (failed) {
 		free(rg->cg_img);
 		rg->cg_img = NULL;
@@ -285,6 +307,7 @@ cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 	    (ca.ca_merge ? KC_F_MERGE : 0) | KC_F_PARTIAL;
 	ko.ko_format = ca.ca_format;
 	ko.ko_symbols = ca.ca_symbols;
+	ko.ko_kallsyms = ca.ca_kallsyms;
 	if (stat(ca.ca_dump, &st) == 0 && S_ISDIR(st.st_mode))
 		return cd_dir_extract(ca.ca_dump, ca.ca_phys, &ko, out, err);
 	if (cd_open(ca.ca_dump, CD_PROG, &s, err) != 0)

@@ -67,7 +67,7 @@ for s in $boot1; do cat "$tk/$s.d"; done > "$work/boot.d"
 # ---- boot 1 ----
 "$KV_VM" --script "$work/boot.d" --add-kdt --smp "$KV_SMP" \
     --load crc7,crc_itu_t,xor --panic --dump "$work/boot.elf" \
-    --run 'mkdir -p /tmp/r /mnt; mount -t tmpfs none /mnt; umount /mnt; mount -t nosuchfs none /mnt 2>/dev/null || true; m=$(find /lib/modules -name "xor.ko*" | head -1); insmod "$m" 2>/dev/null || true; cut -d" " -f1 /proc/modules > /tmp/r/modules; kdt -ae --format=json > /tmp/r/kdt.json 2> /tmp/r/kdt.err; echo $? > /tmp/r/kdt.rc; tar -cz -C /tmp/r . > /dev/ttyS1' \
+    --run 'mkdir -p /tmp/r /mnt; mount -t tmpfs none /mnt; umount /mnt; mount -t nosuchfs none /mnt 2>/dev/null || true; m=$(find /lib/modules -name "xor.ko*" | head -1); insmod "$m" 2>/dev/null || true; cut -d" " -f1 /proc/modules > /tmp/r/modules; cat /proc/kallsyms > /tmp/r/kallsyms; kdt -ae --format=json > /tmp/r/kdt.json 2> /tmp/r/kdt.err; echo $? > /tmp/r/kdt.rc; tar -cz -C /tmp/r . > /dev/ttyS1' \
     --guest-out "$work/res.tgz" --serial-log "$work/serial1.log" \
     --workdir "$work/vm1" --prefix 'guest| ' --quiet ||
     { tail -40 "$work/serial1.log"; kv_fail "boot 1 failed"; }
@@ -76,7 +76,9 @@ tar -xzf "$work/res.tgz" -C "$work/r" || kv_fail "the guest's results do not unp
 echo "--- kdt -ae --format=json: exit $(cat "$work/r/kdt.rc"), stderr:"
 cat "$work/r/kdt.err"
 [ "$(cat "$work/r/kdt.rc")" = 0 ] || kv_fail "kdt -ae exited $(cat "$work/r/kdt.rc")"
-"$KV_EXTRACT" --format=json "$work/boot.elf" > "$work/dump.json" \
+# the guest's kdt -ae resolves %a and sym() with that boot's kallsyms;
+# kdt-extract gets the same symbols from the copy the guest saved
+"$KV_EXTRACT" --kallsyms "$work/r/kallsyms" --format=json "$work/boot.elf" > "$work/dump.json" \
     2> "$work/dump.err" || kv_fail "kdt-extract --format=json: $(cat "$work/dump.err")"
 "$KV_EXTRACT" --format=perfetto "$work/boot.elf" > "$work/boot.perfetto" ||
     kv_fail "kdt-extract --format=perfetto exited $?"
