@@ -746,7 +746,8 @@ void
 dif_fastpred_make(const struct dif_object *d, struct dif_fastpred *fp)
 {
 	const uint32_t *t = d->do_text;
-	uint32_t var, br;
+	uint32_t var, br, cc_i;
+	struct dif_cc cc;
 
 	fp->fp_ok = 0;
 	if (d->do_textlen != 8)
@@ -769,6 +770,16 @@ dif_fastpred_make(const struct dif_object *d, struct dif_fastpred *fp)
 	fp->fp_var = var;
 	fp->fp_br = br;
 	fp->fp_k = d->do_inttab[DIF_INSTR_INTEGER(t[1])];
+	/* the branch's answer for each of the 8 (n, z, c), dif_vm.h */
+	fp->fp_truth = 0;
+	for (cc_i = 0; cc_i < 8; cc_i++) {
+		cc.cc_n = (cc_i >> 2) & 1;
+		cc.cc_z = (cc_i >> 1) & 1;
+		cc.cc_c = cc_i & 1;
+		cc.cc_v = 0;
+		if (dif_branch_taken(br, &cc))
+			fp->fp_truth |= (uint8_t)(1U << cc_i);
+	}
 	fp->fp_ok = 1;
 }
 
@@ -793,16 +804,9 @@ uint64_t
 dif_fastpred_eval(const struct dif_fastpred *fp,
     const struct dif_probe_ctx *c)
 {
-	struct dif_cc cc;
-	uint64_t a = dif_fast_var(fp->fp_var, c);
-
-	/* cmp's condition codes, exactly as the interpreter sets them */
-	cc.cc_n = (int64_t)(a - fp->fp_k) < 0;
-	cc.cc_z = a == fp->fp_k;
-	cc.cc_v = 0;
-	cc.cc_c = a < fp->fp_k;
-	return dif_branch_taken(fp->fp_br, &cc) ? 1 : 0;
+	return dif_fastpred_test(fp, dif_fast_var(fp->fp_var, c));
 }
+
 
 int
 dif_fast_eval(const struct dif_object *d, const struct dif_probe_ctx *c,
@@ -915,7 +919,7 @@ uint64_t
 dif_emulate(const struct dif_object *difo, struct dif_mstate *ms,
     const struct dif_probe_ctx *ctx)
 {
-	struct dif_run r;
+	struct dif_run r KENV_NOINIT;	/* what is read is set below */
 	struct dif_cc cc = { 0, 0, 0, 0 };
 	uint64_t *R = r.dr_regs, a, b, v;
 	const uint32_t *text = difo->do_text;

@@ -163,6 +163,8 @@ struct dif_fastpred {
 	uint32_t	fp_ok;
 	uint32_t	fp_var;		/* DIF_VAR_* */
 	uint32_t	fp_br;		/* DIF_OP_B* */
+	uint32_t	fp_truth;	/* bit n<<2|z<<1|c: the branch taken
+					   for those condition codes */
 	uint64_t	fp_k;
 };
 
@@ -179,6 +181,26 @@ int dif_fast_eval(const struct dif_object *difo,
 /* Probe context: no locks, no allocation, no sleeping. */
 uint64_t dif_fastpred_eval(const struct dif_fastpred *fp,
     const struct dif_probe_ctx *ctx);
+/*
+ * The same test on the variable's value "a", for a caller that reads the
+ * variable itself because it has no context yet (ecb_gate_open()), and
+ * for dif_fastpred_eval().  The condition codes are cmp's, exactly as the
+ * interpreter sets them (n: sign of a - K, z: equal, c: unsigned borrow;
+ * v is always 0), and fp_truth holds dif_vm.c's own branch test for each
+ * of their 8 combinations (dif_fastpred_make()), so the answer is one
+ * table lookup with no branch: this is the whole cost of a gated probe's
+ * firing (tests/unit/test_compiler.c compares it with the interpreter for
+ * every comparison).  Probe context.
+ */
+static inline uint64_t
+dif_fastpred_test(const struct dif_fastpred *fp, uint64_t a)
+{
+	uint64_t k = fp->fp_k;
+	uint32_t i = ((uint32_t)((int64_t)(a - k) < 0) << 2) |
+	    ((uint32_t)(a == k) << 1) | (uint32_t)(a < k);
+
+	return (fp->fp_truth >> i) & 1;
+}
 
 /* Validate one object; -EINVAL with "err" naming instruction and rule. */
 int dif_validate(const struct dif_object *difo, struct kdt_err *err);

@@ -219,6 +219,39 @@ void ecb_fire_errno(struct ecb_state *es, const struct ecb_probe *ep,
     uint32_t cpu, const uint64_t *args, uint64_t ts, int32_t err);
 
 /*
+ * The gate: most firings of a selective probe end at a predicate such as
+ * "/pid == 1234/" or "/arg0 == 0/", and building a context for them costs
+ * more than the test.  ecb_gate_usable() (setup context) says whether
+ * every ECB of "ep" starts with a predicate of the fast "/VAR op K/" shape
+ * (dif_vm.h) on a variable a provider's handler has at hand -- arg0..arg5
+ * (the handler's args[0, 6)), pid, tid, uid, gid, ppid (current), cpu or
+ * id -- and the enabling has no commit()/discard() (whose cleaning
+ * ecb_fire() also does).  Then ecb_gate_open() (probe context, any
+ * context: no state is touched) returns 0 when every one of those
+ * predicates is false: the firing may be dropped before anything is built,
+ * with exactly the effect ecb_fire() would have had -- none.  Not open
+ * means "nothing to do", never "not allowed": a caller that ignores the
+ * gate gets the same results, only slower.
+ */
+#define ECB_GATE_NARGS	6
+/* A predicate the gate can decide (dif_fastpred_make()'s result). */
+int ecb_gate_pred(const struct dif_fastpred *fp);
+int ecb_gate_usable(const struct ecb_state *es, const struct ecb_probe *ep);
+int ecb_gate_open(const struct ecb_state *es, const struct ecb_probe *ep,
+    const uint64_t *args, uint32_t cpu);
+/*
+ * The common case spelled out for a handler that reads only what the
+ * predicate needs: ecb_gate_single() (setup) is the fast predicate of
+ * the probe's only ECB when the gate is usable, else NULL; with it, the
+ * gate is open exactly when dif_fastpred_test(fp, value) is nonzero,
+ * where the value is argument fp_var - DIF_VAR_ARG0 when that is below
+ * ECB_GATE_NARGS, else ecb_gate_var(fp_var, ep, cpu) (probe context).
+ */
+const struct dif_fastpred *ecb_gate_single(const struct ecb_state *es,
+    const struct ecb_probe *ep);
+uint64_t ecb_gate_var(uint32_t var, const struct ecb_probe *ep, uint32_t cpu);
+
+/*
  * Drain speculations other CPUs committed or discarded while this CPU
  * holds data (a cleanrate timer may call it).  Probe context on "cpu".
  */

@@ -31,13 +31,14 @@
 #include "common/dif.h"
 #include "common/dif_vm.h"
 #include "common/dof.h"
+#include "common/ecb.h"
 #include "compiler/dc.h"
 #include "consumer/kc_est.h"
 
 static const char *const kc_cal_names[KC_CAL_NITEMS] = {
 	"baseline", "insn", "mech.fbt", "mech.fbtret", "mech.kinst",
 	"mech.syscall", "mech.sdt", "record", "record.item", "agg",
-	"agg.key", "agg.strkey", "agg.hist", "dynvar",
+	"agg.key", "agg.strkey", "agg.hist", "dynvar", "fbt.context",
 };
 
 const char *
@@ -259,8 +260,9 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 	const struct dof_lecb *le = &den->den_ecbs[i];
 	const struct dof_laction *la;
 	const struct dof_agg *ag;
+	struct dif_fastpred fp;
 	uint32_t a, k, pdyn = 0;
-	double mech = 0;
+	double mech = 0, ctx = 0;
 	int item;
 
 	memset(e, 0, sizeof (*e));
@@ -303,10 +305,16 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 		if (!c->kc_have[item])
 			e->es_mark = '?';
 	}
-	if (le->le_pred != NULL)
-		e->es_false_ns = mech + e->es_pred_insns * c->kc_ns[KC_CAL_INSN] +
+	if (item == KC_CAL_FBT)		/* kc_est.h: the gate */
+		ctx = c->kc_ns[KC_CAL_CTX];
+	if (le->le_pred != NULL) {
+		dif_fastpred_make(le->le_pred, &fp);
+		e->es_false_ns = item == KC_CAL_FBT && ecb_gate_pred(&fp) ?
+		    mech : mech + ctx +
+		    e->es_pred_insns * c->kc_ns[KC_CAL_INSN] +
 		    pdyn * c->kc_ns[KC_CAL_DYNVAR];
-	e->es_ns = mech + e->es_insns * c->kc_ns[KC_CAL_INSN] +
+	}
+	e->es_ns = mech + ctx + e->es_insns * c->kc_ns[KC_CAL_INSN] +
 	    e->es_ndynvar * c->kc_ns[KC_CAL_DYNVAR] +
 	    e->es_naggs * c->kc_ns[KC_CAL_AGG] +
 	    e->es_nkeys * c->kc_ns[KC_CAL_AGGKEY] +
@@ -478,9 +486,13 @@ static const struct kc_cal_run kc_cal_runs[] = {
 	{ KC_CAL_P " " KC_CAL_T "{ @[execname] = count(); }", KC_CAL_AGGSTR },
 	{ KC_CAL_P " " KC_CAL_T "{ @ = quantize(cpu); }", KC_CAL_HIST },
 	{ KC_CAL_P " " KC_CAL_T "{ self->x = cpu; }", KC_CAL_DYNVAR },
+	/* false, past the gate (not its shape), few instructions: with the
+	   many-instruction run above it gives "insn" and "fbt.context" */
+	{ KC_CAL_P " /cpu * 3 == 12345/ { }", KC_CAL_CTX },
 };
 #define KC_CAL_NRUNS	(sizeof (kc_cal_runs) / sizeof (kc_cal_runs[0]))
 #define KC_CAL_RUN_REC	6	/* kc_cal_runs[] index of trace(cpu) */
+#define KC_CAL_RUN_CTX	(KC_CAL_NRUNS - 1)	/* ... of the context run */
 
 static int
 kc_dbl_cmp(const void *a, const void *b)
@@ -565,16 +577,30 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 		fprintf(err, "kdt: --calibrate: the fbt runs failed (above): is kdt.ko loaded, and are you root?\n");
 		return 1;
 	}
-	/* instructions first: the others subtract theirs */
-	ci = (m[1] - m[0]) / (double)(est[1].es_insns - est[0].es_insns);
+	/*
+	 * Instructions and the context first: the others subtract theirs.
+	 * Run 0 stops at the gate; runs 1 and KC_CAL_RUN_CTX go past it with
+	 * many and few instructions.  Without the context run, the context
+	 * is folded into the instructions (the model before the gate).
+	 */
+	r = KC_CAL_RUN_CTX;
+	if (ok[r] && est[1].es_insns > est[r].es_insns) {
+		ci = (m[1] - m[r]) / (double)(est[1].es_insns -
+		    est[r].es_insns);
+		ci = ci > 0 ? ci : 0;
+		v = m[r] - m[0] - est[r].es_insns * ci;
+		c.kc_ns[KC_CAL_CTX] = v > 0 ? v : 0;
+		c.kc_have[KC_CAL_CTX] = 1;
+	} else
+		ci = (m[1] - m[0]) / (double)(est[1].es_insns - est[0].es_insns);
 	c.kc_ns[KC_CAL_INSN] = ci > 0 ? ci : 0;
 	c.kc_have[KC_CAL_INSN] = 1;
 	ci = c.kc_ns[KC_CAL_INSN];
 	for (r = 0; r < KC_CAL_NRUNS; r++) {
 		int it = kc_cal_runs[r].cr_item;
-		double fbt = c.kc_ns[KC_CAL_FBT];
+		double fbt = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX];
 
-		if (!ok[r] || it == KC_CAL_INSN)
+		if (!ok[r] || it == KC_CAL_INSN || it == KC_CAL_CTX)
 			continue;
 		v = m[r] - est[r].es_insns * ci;
 		switch (it) {

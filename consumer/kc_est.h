@@ -14,7 +14,16 @@
  * aggregation update (a fixed part, one per integer or string key, a
  * histogram bucket for quantize/lquantize/llquantize).  A clause with a
  * predicate costs the mechanism and the predicate's instructions when the
- * predicate is false.  DIF has no backward branches, so the instruction
+ * predicate is false.  An fbt entry firing is cheaper still when its
+ * clause's predicate has the gate's shape ("/VAR op K/" on arg0..arg5,
+ * pid, tid, uid, gid, ppid, cpu or id: ecb.h's gate) and is false: kdt.ko
+ * then stops in the kprobe handler, so such a firing costs the mechanism
+ * alone; every other fbt entry firing adds "fbt.context", building the
+ * firing's context and running the ECB machinery (the other mechanisms
+ * are calibrated through that machinery and include it).  The gate is a
+ * property of the probe -- every clause on it must have such a predicate
+ * -- and the estimate, per clause, assumes the clause is alone on its
+ * probe.  DIF has no backward branches, so the instruction
  * count of a DIF object bounds what one run executes; the shapes the
  * runner decides without the interpreter (dif_vm.h's fast paths) count
  * no instructions, their cost being part of the calibrated mechanism,
@@ -58,6 +67,7 @@ enum kc_cal_item {
 	KC_CAL_AGGSTR,		/* one string key */
 	KC_CAL_HIST,		/* a histogram bucket (quantize & co) */
 	KC_CAL_DYNVAR,		/* one dynamic variable access */
+	KC_CAL_CTX,		/* fbt entry past the gate (see above) */
 	KC_CAL_NITEMS
 };
 

@@ -384,7 +384,11 @@ kd_fbt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
 static int
 kd_fbt_entry(struct kprobe *p, struct pt_regs *regs)
 {
-	kd_fire_regs(container_of(p, struct kd_probe, kp_u.u_kprobe), regs, 1);
+	struct kd_probe *kp = container_of(p, struct kd_probe, kp_u.u_kprobe);
+
+	if (kp->kp_gated && !kd_gate_open(kp, regs))
+		return 0;
+	kd_fire_regs(kp, regs, 1);
 	return 0;
 }
 
@@ -436,6 +440,8 @@ kd_fbt_arm(struct kd_cstate *cs, uint32_t from)
 			kp->kp_u.u_kprobe.addr =
 			    (kprobe_opcode_t *)(uintptr_t)kp->kp_key;
 			kp->kp_u.u_kprobe.pre_handler = kd_fbt_entry;
+			kp->kp_gated = ecb_gate_usable(cs->cs_es, &kp->kp_ep);
+			kp->kp_gate1 = ecb_gate_single(cs->cs_es, &kp->kp_ep);
 			rv = register_kprobe(&kp->kp_u.u_kprobe);
 		}
 		if (rv == 0) {

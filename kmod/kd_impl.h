@@ -143,6 +143,11 @@ struct kd_probe {
 	uint32_t	kp_idx;		/* index in cs_probes (kd_cs.c) */
 	uint32_t	kp_lastecb;	/* last ECB attached (kd_cs.c) */
 	uint32_t	kp_necbs;
+	uint32_t	kp_gated;	/* ecb_gate_usable(): the handler may
+					   drop a firing no predicate passes
+					   before building anything (set when
+					   armed) */
+	const struct dif_fastpred *kp_gate1;	/* ecb_gate_single() */
 	struct ecb_ref	*kp_ecbs;	/* in ECB order */
 	void		*kp_priv;	/* provider's; freed by pv_free */
 	union {
@@ -361,6 +366,44 @@ extern unsigned int (*kd_stack_save_user)(unsigned long *, unsigned int);
  * "at_entry": the kprobe is at the function's first instruction.
  */
 void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry);
+/*
+ * Probe context, before kd_fire_regs() for a probe with kp_gated: 0 when
+ * no ECB's predicate can pass (ecb_gate_open() on the register arguments),
+ * so the handler returns at once.  Inline: it is the whole cost of a
+ * selective probe's typical firing.
+ */
+static inline int
+kd_gate_open(const struct kd_probe *kp, struct pt_regs *regs)
+{
+	const struct dif_fastpred *fp = kp->kp_gate1;
+	uint32_t n;
+
+	if (fp != NULL) {
+		/* one ECB: read only what its predicate reads */
+		n = fp->fp_var - DIF_VAR_ARG0;
+		return dif_fastpred_test(fp, n < ECB_GATE_NARGS ?
+		    regs_get_kernel_argument(regs, n) :
+		    ecb_gate_var(fp->fp_var, &kp->kp_ep,
+		    raw_smp_processor_id()));
+	}
+	{
+		/* constant indexes: each folds to one load (a loop kept
+		   regs_get_kernel_argument()'s table and bounds test) */
+		_Static_assert(ECB_GATE_NARGS == 6, "one load per argument");
+		uint64_t a[ECB_GATE_NARGS] = {
+			regs_get_kernel_argument(regs, 0),
+			regs_get_kernel_argument(regs, 1),
+			regs_get_kernel_argument(regs, 2),
+			regs_get_kernel_argument(regs, 3),
+			regs_get_kernel_argument(regs, 4),
+			regs_get_kernel_argument(regs, 5),
+		};
+
+		return ecb_gate_open(kp->kp_cs->cs_es, &kp->kp_ep, a,
+		    raw_smp_processor_id());
+	}
+}
+
 /* kd_cs.c's own firing of BEGIN and END (cs_active not required). */
 void kd_fire_state(struct kd_probe *kp);
 /* kd_probe.c: which actions kdt.ko runs; -EOPNOTSUPP after kd_cs_msg */

@@ -177,8 +177,8 @@ kd_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct kd_cstate *cs = data;
 	struct kd_sys_state *ss = cs->cs_pdata[kd_prov_syscall.pv_id];
-	unsigned long a[6];
-	uint64_t args[DIF_NARGS] = { 0 };
+	unsigned long a[6] KENV_NOINIT;
+	uint64_t args[DIF_NARGS] KENV_NOINIT;	/* every element set */
 	struct kd_probe *kp;
 	uint32_t i;
 
@@ -190,6 +190,8 @@ kd_sys_enter(void *data, struct pt_regs *regs, long id)
 	syscall_get_arguments(current, regs, a);
 	for (i = 0; i < ARRAY_SIZE(a); i++)
 		args[i] = a[i];
+	for (; i < DIF_NARGS; i++)
+		args[i] = 0;
 	kd_fire(kp, args, 0);
 }
 

@@ -235,6 +235,83 @@ START_TEST(test_predicate_selects_firings)
 }
 END_TEST
 
+/*
+ * The gate (ecb.h): usable exactly for probes whose every ECB has a fast
+ * predicate on a variable a handler has at hand, and then closed exactly
+ * when ecb_fire() would have recorded nothing.
+ */
+START_TEST(test_gate_agrees_with_fire)
+{
+	static const struct {
+		const char *src;
+		int usable;
+	} progs[] = {
+		{ "tick-1sec /arg0 == 5/ { trace(1); }", 1 },
+		{ "tick-1sec /arg0 == 5/ { trace(1); }"
+		  " tick-1sec /arg5 > 100/ { trace(2); }", 1 },
+		{ "tick-1sec /arg1 != 7/ { trace(1); }", 1 },
+		{ "tick-1sec /id == 4/ { trace(1); }", 1 },
+		{ "tick-1sec /id == 3/ { trace(1); }", 1 },
+		{ "tick-1sec /cpu < 1/ { trace(1); }", 1 },
+		{ "tick-1sec /pid == 999999/ { trace(1); }", 1 },
+		{ "tick-1sec /tid >= 1/ { trace(1); }", 1 },
+		{ "tick-1sec /uid <= 0x7fffffff/ { trace(1); }", 1 },
+		{ "tick-1sec /arg0 == 5/ { trace(1); } tick-1sec { trace(2); }",
+		  0 },
+		{ "tick-1sec /arg7 == 5/ { trace(1); }", 0 },
+		{ "tick-1sec /arg0 == 5 && arg1 == 6/ { trace(1); }", 0 },
+		{ "tick-1sec /execname == \"x\"/ { trace(1); }", 0 },
+		{ "tick-1sec /timestamp > 5/ { trace(1); }", 0 },
+		{ "tick-1sec /arg0 == 5/ { trace(1); }"
+		  " END /arg0 == 1/ { commit(1); }", 0 },
+	};
+	static const uint64_t vals[] = { 0, 1, 4, 5, 6, 7, 100, 101,
+	    (uint64_t)-1, 0x8000000000000000ULL };
+	uint64_t args[DIF_NARGS];
+	const struct dif_fastpred *fp;
+	uint32_t before, i, x, a, n;
+	struct te t;
+	int open;
+
+	for (i = 0; i < sizeof (progs) / sizeof (progs[0]); i++) {
+		te_setup(&t, progs[i].src);
+		ck_assert_msg(ecb_gate_usable(t.t_es, &t.t_probes[3]) ==
+		    progs[i].usable, "%s: usable should be %d", progs[i].src,
+		    progs[i].usable);
+		ck_assert((ecb_gate_single(t.t_es, &t.t_probes[3]) != NULL) ==
+		    (progs[i].usable && t.t_probes[3].ep_necbs == 1));
+		if (!progs[i].usable) {
+			te_free(&t);
+			continue;
+		}
+		ecb_set_state(t.t_es, ECB_ST_ACTIVE);
+		for (x = 0; x < sizeof (vals) / sizeof (vals[0]); x++) {
+			for (a = 0; a < DIF_NARGS; a++)
+				args[a] = vals[(x + a) %
+				    (sizeof (vals) / sizeof (vals[0]))];
+			te_read(&t);
+			before = t.t_nrecs;
+			open = ecb_gate_open(t.t_es, &t.t_probes[3], args, 0);
+			fp = ecb_gate_single(t.t_es, &t.t_probes[3]);
+			if (fp != NULL) {
+				n = fp->fp_var - DIF_VAR_ARG0;
+				ck_assert_int_eq(open, (int)dif_fastpred_test(
+				    fp, n < ECB_GATE_NARGS ? args[n] :
+				    ecb_gate_var(fp->fp_var, &t.t_probes[3],
+				    0)));
+			}
+			ecb_fire(t.t_es, &t.t_probes[3], 0, args, 1000);
+			te_read(&t);
+			ck_assert_msg(open == (t.t_nrecs != before),
+			    "%s with arg0 %#llx: gate %s, fire recorded %u",
+			    progs[i].src, (unsigned long long)args[0],
+			    open ? "open" : "closed", t.t_nrecs - before);
+		}
+		te_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(test_records_hold_integers_and_strings)
 {
 	struct te t;
@@ -533,6 +610,7 @@ ecb_suite(void)
 	TCase *tc = tcase_create("runner");
 
 	tcase_add_test(tc, test_predicate_selects_firings);
+	tcase_add_test(tc, test_gate_agrees_with_fire);
 	tcase_add_test(tc, test_records_hold_integers_and_strings);
 	tcase_add_test(tc, test_empty_clause_writes_header_only_record);
 	tcase_add_test(tc, test_aggregations_update_the_cpu_buffer);

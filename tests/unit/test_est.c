@@ -86,7 +86,9 @@ START_TEST(test_model)
 	struct dc_out o;
 	struct dof_enabling *den = t_load(
 	    "fbt::vfs_read:return /arg1 == 0/ { @[pid] = count(); }\n"
-	    "fbt::vfs_read:entry { trace(arg0); trace(arg1); }\n", &o);
+	    "fbt::vfs_read:entry { trace(arg0); trace(arg1); }\n"
+	    "fbt::vfs_read:entry /pid == 42/ { @n = count(); }\n"
+	    "fbt::vfs_read:entry /pid * 2 == 42/ { @m = count(); }\n", &o);
 	struct kc_cal c;
 	struct kc_est e;
 	double want;
@@ -101,9 +103,22 @@ START_TEST(test_model)
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	kc_est_ecb(den, 1, &c, &e);
 	ck_assert_double_eq_tol(e.es_false_ns, 0, 1e-9);	/* no predicate */
-	want = c.kc_ns[KC_CAL_FBT] + e.es_insns * c.kc_ns[KC_CAL_INSN] +
+	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
+	    e.es_insns * c.kc_ns[KC_CAL_INSN] +
 	    c.kc_ns[KC_CAL_REC] + 2 * c.kc_ns[KC_CAL_RECITEM];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* fbt entry: a false predicate of the gate's shape costs the
+	   mechanism alone; another shape goes past the gate */
+	kc_est_ecb(den, 2, &c, &e);
+	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_FBT], 1e-9);
+	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
+	    e.es_insns * c.kc_ns[KC_CAL_INSN] + c.kc_ns[KC_CAL_AGG];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	kc_est_ecb(den, 3, &c, &e);
+	ck_assert_uint_gt(e.es_pred_insns, 0);
+	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
+	    e.es_pred_insns * c.kc_ns[KC_CAL_INSN];
+	ck_assert_double_eq_tol(e.es_false_ns, want, 1e-9);
 	/* an item not measured makes the estimate "?" */
 	c.kc_have[KC_CAL_FBT] = 0;
 	kc_est_ecb(den, 1, &c, &e);
@@ -117,8 +132,9 @@ END_TEST
 START_TEST(test_file)
 {
 	char dir[] = "/tmp/kdt-test-est-XXXXXX", path[256], why[512];
+	char line[256];
 	struct kc_cal c, d;
-	unsigned i;
+	unsigned i, nl;
 	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -138,12 +154,18 @@ START_TEST(test_file)
 		if (c.kc_have[i])
 			ck_assert_double_eq_tol(d.kc_ns[i], c.kc_ns[i], 0.01);
 	}
-	/* a bad value: the line is named */
+	/* a bad value: the line is named (the one after the saved ones) */
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	for (nl = 0; fgets(line, sizeof (line), f) != NULL; nl++)
+		;
+	fclose(f);
 	f = fopen(path, "a");
 	fputs("insn -3\n", f);
 	fclose(f);
 	ck_assert_int_eq(kc_cal_load(path, &d, why, sizeof (why)), -1);
-	ck_assert_ptr_nonnull(strstr(why, "line 19"));
+	snprintf(line, sizeof (line), "line %u:", nl + 1);
+	ck_assert_msg(strstr(why, line) != NULL, "%s: no \"%s\"", why, line);
 	/* not a calibration */
 	f = fopen(path, "w");
 	fputs("hello 1\n", f);
