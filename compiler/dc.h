@@ -20,6 +20,32 @@
  *	dc_cg.c       expression trees -> DIF objects
  *	dc_dof.c      clauses + DIF objects -> DOF bytes
  *	dc_dis.c      DIF objects -> text (kdt -S)
+ *	dc_lib.c      the D library compiled before every program
+ *	              (psinfo_t, lwpsinfo_t, curpsinfo, curlwpsinfo)
+ *
+ * print() layout strings.  print() of a scalar or string carries the type's
+ * name as its DIFEXPR action's format.  print() of a struct, union or
+ * array defined in D carries "@" followed by a layout T, which the
+ * consumer (consumer/kc_print.c) walks over the recorded bytes:
+ *
+ *	T    := NAME KIND                       NAME: the type as printed
+ *	KIND := "i" NUM ("s" | "u" | "c")       integer of NUM bytes: signed,
+ *	                                        unsigned, or a char type
+ *	      | "p"                             pointer (8 bytes)
+ *	      | "z" NUM                         D string member of NUM bytes
+ *	      | "a" NUM T                       NUM elements of type T
+ *	      | "s" NUM NUM (MEMBER)*           struct/union of NUM bytes and
+ *	                                        NUM members
+ *	MEMBER := NUM NUM NUM NAME T            byte offset, bit offset in
+ *	                                        the unit at that offset, bit
+ *	                                        width (0: not a bitfield),
+ *	                                        name, type
+ *	NUM  := decimal digits ","
+ *	NAME := NUM bytes                       length, then the bytes
+ *
+ * e.g. "@5,foo_ts8,2,0,0,0,1,a3,inti4,s4,0,0,1,b3,inti4,s" for
+ * "typedef struct foo { int a; int b; } foo_t".  Nesting is at most 16
+ * levels; a consumer treats anything else as a plain trace() record.
  *
  * A failed compilation produces exactly one diagnostic, formatted
  * "file:line:col: [D_TAG] message"; the tag is stable and tests key on it.
@@ -67,6 +93,7 @@ struct dc_out {
 	int		dco_line;	/* position of the diagnostic */
 	int		dco_col;
 	int		dco_errtags;	/* option errtags was set */
+	int		dco_droptags;	/* option droptags was set */
 	int		dco_engine;	/* option engine: 0 auto, 1 user, 2 kern */
 	int		dco_region;	/* option region (live buffers in the
 					   reserved region) was set */
@@ -88,5 +115,23 @@ void dc_out_free(struct dc_out *out);
  * *takes_value: written name=value.
  */
 const char *dc_opt_name(size_t i, int *takes_value);
+
+/*
+ * Argument types of kernel probes, for `kdt -l -v` (dc_btf.c): the types
+ * the compiler gives args[] of fbt, sdt and syscall probes, as C
+ * declarations ("struct task_struct *").  dc_argtypes_open() loads and
+ * indexes BTF file "btf" (NULL: $KDT_BTF, else the running kernel's),
+ * NULL with a message in "err" on failure; dc_argtypes_get() writes up
+ * to "max" types and returns their count, or -1 when the probe's types
+ * are unknown.
+ */
+#define DC_ARGTYPE_LEN	128
+struct dc_argtypes;
+struct dc_argtypes *dc_argtypes_open(const char *btf, char *err,
+    size_t errlen);
+int dc_argtypes_get(struct dc_argtypes *a, const char *prov,
+    const char *func, const char *name, char (*types)[DC_ARGTYPE_LEN],
+    int max);
+void dc_argtypes_close(struct dc_argtypes *a);
 
 #endif /* KDT_DC_H */

@@ -240,17 +240,181 @@ dc_a_trace(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	dc_type_expr(cx, call->n_args[0]);
 	if (call->n_args[0]->n_type.ty_kind == DC_VOID)
 		dc_error(cx, call->n_args[0]->n_line, call->n_args[0]->n_col, "D_TRACE_VOID", "trace( ) may not be applied to a void expression");
+	if (call->n_args[0]->n_type.ty_kind == DC_STRUCT &&
+	    call->n_args[0]->n_type.ty_size != 0) {
+		/* a struct by value: its bytes, as dtrace traces them */
+		dc_act(cx, cl, DTRACEACT_DIFEXPR, dc_cg_object(cx,
+		    call->n_args[0], -1), 0);
+		return;
+	}
 	dc_value_arg(cx, call, 0);
 	dc_act(cx, cl, DTRACEACT_DIFEXPR, dc_cg_object(cx, call->n_args[0],
 	    -1), 0);
 }
 
+/*
+ * print() of a struct, union or array defined in D: the DIFEXPR records
+ * the bytes (by reference) and carries the layout string of dc.h, which
+ * the consumer walks to print dtrace's nested form.
+ */
+struct dc_playout {
+	char	*pl_buf;
+	size_t	pl_len;
+	size_t	pl_cap;
+};
+
+#define DC_PLAYOUT_MAX	(64u << 10)	/* layout string bytes */
+#define DC_PLAYOUT_DEPTH 16		/* nesting, as the consumer allows */
+
+static void
+dc_pl_put(struct dc_ctx *cx, struct dc_playout *pl, const char *s,
+    size_t n, int line, int col)
+{
+	char *nb;
+
+	if (pl->pl_len + n + 1 > DC_PLAYOUT_MAX)
+		dc_error(cx, line, col, "D_PRINT_TYPE", "print( ): the type's layout description exceeds the limit of %u bytes", DC_PLAYOUT_MAX);
+	if (pl->pl_len + n + 1 > pl->pl_cap) {
+		pl->pl_cap = (pl->pl_len + n + 1) * 2;
+		nb = dc_alloc(cx, pl->pl_cap);
+		memcpy(nb, pl->pl_buf, pl->pl_len);
+		pl->pl_buf = nb;
+	}
+	memcpy(pl->pl_buf + pl->pl_len, s, n);
+	pl->pl_len += n;
+	pl->pl_buf[pl->pl_len] = '\0';
+}
+
+static void
+dc_pl_num(struct dc_ctx *cx, struct dc_playout *pl, uint64_t v, int line,
+    int col)
+{
+	char b[24];
+
+	dc_pl_put(cx, pl, b, (size_t)snprintf(b, sizeof (b), "%llu,",
+	    (unsigned long long)v), line, col);
+}
+
+static void
+dc_pl_name(struct dc_ctx *cx, struct dc_playout *pl, const char *s,
+    int line, int col)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	dc_pl_num(cx, pl, n, line, col);
+	dc_pl_put(cx, pl, s != NULL ? s : "", n, line, col);
+}
+
+static int
+dc_pl_ischar(const struct dc_type *ty)
+{
+	return ty->ty_size == 1 && ty->ty_name != NULL &&
+	    (strcmp(ty->ty_name, "char") == 0 ||
+	    strcmp(ty->ty_name, "signed char") == 0 ||
+	    strcmp(ty->ty_name, "int8_t") == 0);
+}
+
+static void dc_pl_sou(struct dc_ctx *cx, struct dc_playout *pl,
+    const struct dc_sou *so, uint32_t size, int depth, int line, int col);
+
+/* One type: its name, then its kind (dc.h). */
+static void
+dc_pl_type(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_type *ty,
+    const char *name, int depth, int line, int col)
+{
+	struct dc_type el;
+	char *nm;
+	size_t len;
+
+	if (depth > DC_PLAYOUT_DEPTH)
+		dc_error(cx, line, col, "D_PRINT_TYPE", "print( ): the type nests more than %d levels", DC_PLAYOUT_DEPTH);
+	if (ty->ty_kind == DC_ARRAY && name == NULL) {
+		len = strlen(ty->ty_elname != NULL ? ty->ty_elname :
+		    "integer") + 16;
+		nm = dc_alloc(cx, len);
+		snprintf(nm, len, "%s [%u]", ty->ty_elname != NULL ?
+		    ty->ty_elname : "integer", ty->ty_nelems);
+		name = nm;
+	}
+	dc_pl_name(cx, pl, name != NULL ? name : ty->ty_name, line, col);
+	switch (ty->ty_kind) {
+	case DC_INT:
+		dc_pl_put(cx, pl, "i", 1, line, col);
+		dc_pl_num(cx, pl, ty->ty_size, line, col);
+		dc_pl_put(cx, pl, dc_pl_ischar(ty) ? "c" : ty->ty_signed ?
+		    "s" : "u", 1, line, col);
+		return;
+	case DC_PTR:
+		dc_pl_put(cx, pl, "p", 1, line, col);
+		return;
+	case DC_STRING:
+		dc_pl_put(cx, pl, "z", 1, line, col);
+		dc_pl_num(cx, pl, dc_strsize(cx), line, col);
+		return;
+	case DC_ARRAY:
+		dc_pl_put(cx, pl, "a", 1, line, col);
+		dc_pl_num(cx, pl, ty->ty_nelems, line, col);
+		if (ty->ty_elsou != NULL) {
+			dc_pl_name(cx, pl, ty->ty_elname, line, col);
+			dc_pl_sou(cx, pl, ty->ty_elsou, ty->ty_elsize,
+			    depth + 1, line, col);
+			return;
+		}
+		dc_type_int(&el, ty->ty_elsize, ty->ty_elsigned);
+		if (ty->ty_elname != NULL)
+			el.ty_name = ty->ty_elname;
+		dc_pl_type(cx, pl, &el, NULL, depth + 1, line, col);
+		return;
+	case DC_STRUCT:
+		if (ty->ty_sou != NULL) {
+			dc_pl_sou(cx, pl, ty->ty_sou, ty->ty_size, depth,
+			    line, col);
+			return;
+		}
+		/* FALLTHROUGH */
+	default:
+		dc_error(cx, line, col, "D_PRINT_TYPE", "print( ) cannot print %s: only scalars, strings and structs, unions and arrays defined in D are printed", ty->ty_name != NULL ? ty->ty_name : "this type");
+	}
+}
+
+static void
+dc_pl_sou(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_sou *so,
+    uint32_t size, int depth, int line, int col)
+{
+	const struct dc_member *m;
+	int i;
+
+	dc_pl_put(cx, pl, "s", 1, line, col);
+	dc_pl_num(cx, pl, size, line, col);
+	dc_pl_num(cx, pl, (uint64_t)so->so_nmems, line, col);
+	for (i = 0; i < so->so_nmems; i++) {
+		m = &so->so_mems[i];
+		dc_pl_num(cx, pl, m->me_off, line, col);
+		dc_pl_num(cx, pl, m->me_bitoff, line, col);
+		dc_pl_num(cx, pl, m->me_type.ty_bits, line, col);
+		dc_pl_name(cx, pl, m->me_name, line, col);
+		dc_pl_type(cx, pl, &m->me_type, NULL, depth + 1, line, col);
+	}
+}
+
 static void
 dc_a_print(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 {
+	struct dc_playout pl;
 	struct dc_node *a;
 
 	dc_nargs(cx, call, 1, 1);
+	a = call->n_args[0];
+	dc_type_expr(cx, a);
+	if ((a->n_type.ty_kind == DC_STRUCT && a->n_type.ty_sou != NULL) ||
+	    (a->n_type.ty_kind == DC_ARRAY && a->n_type.ty_nelems != 0)) {
+		memset(&pl, 0, sizeof (pl));
+		dc_pl_put(cx, &pl, "@", 1, a->n_line, a->n_col);
+		dc_pl_type(cx, &pl, &a->n_type, NULL, 0, a->n_line, a->n_col);
+		dc_add_action(cx, cl, DTRACEACT_DIFEXPR, pl.pl_buf,
+		    dc_cg_object(cx, a, -1));
+		return;
+	}
 	a = dc_value_arg(cx, call, 0);
 	dc_add_action(cx, cl, DTRACEACT_DIFEXPR, a->n_type.ty_name != NULL &&
 	    a->n_type.ty_name[0] != '\0' ? a->n_type.ty_name : NULL,
@@ -763,6 +927,8 @@ dc_agg_key_type(struct dc_ctx *cx, struct dc_node *lhs, int i)
 
 	if (k->n_kind == DN_AGG)
 		dc_error(cx, k->n_line, k->n_col, "D_KEY_TYPE", "@%s[ ] key #%d: an aggregation (@%s) cannot be a key", lhs->n_a->n_str, i + 1, k->n_str);
+	if (dc_decl_xlate_of(cx, k) != NULL)
+		dc_error(cx, k->n_line, k->n_col, "D_KEY_TYPE", "@%s[ ] key #%d is of a dynamic type: a translation (xlate) cannot be a key, only its members can", lhs->n_a->n_str, i + 1);
 	if (dc_agg_key_action(k) == NULL) {
 		dc_value_arg(cx, lhs, i);
 		return;

@@ -8,15 +8,22 @@
  * section, or raw BTF), else $KDT_BTF, else /sys/kernel/btf/vmlinux.  BTF
  * is loaded lazily, on the first struct type a program names, so scripts
  * without kernel types compile anywhere.  Called from dc_parse.c (casts)
- * and dc_type.c (member access).
+ * and dc_type.c (member access, args[]).  The second half types probe
+ * arguments -- args[] of fbt, sdt and syscall probes, and the "Argument
+ * Types" of `kdt -l -v` -- from function prototypes, tracepoint typedefs,
+ * modules' split BTF and tracefs (see "Probe argument types" below).
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <bpf/btf.h>
 #include "dc_impl.h"
 
-#define DC_BTF_SYSFS	"/sys/kernel/btf/vmlinux"
+#define DC_BTF_SYSDIR	"/sys/kernel/btf"
+#define DC_BTF_SYSFS	DC_BTF_SYSDIR "/vmlinux"
 
 static const char *
 dc_btf_path(const struct dc_ctx *cx)
@@ -130,19 +137,21 @@ dc_btf_find(const struct btf *btf, uint32_t sid, const char *name,
 	return 0;
 }
 
-/* A BTF pointer: keep what "->", "*" and "[ ]" need of the pointee. */
+/*
+ * A pointer to BTF type "pointee" (0: void): keep what "->", "*" and
+ * "[ ]" need of the pointee.
+ */
 static void
-dc_btf_ptr(const struct btf *btf, const struct btf_type *t,
-    struct dc_type *ty)
+dc_btf_ptr_to(const struct btf *btf, uint32_t pointee, struct dc_type *ty)
 {
-	const struct btf_type *pt = btf__type_by_id(btf,
-	    dc_btf_skip(btf, t->type));
+	const struct btf_type *pt = pointee != 0 && btf != NULL ?
+	    btf__type_by_id(btf, dc_btf_skip(btf, pointee)) : NULL;
 
 	ty->ty_kind = DC_PTR;
 	ty->ty_size = 8;
 	ty->ty_name = "pointer";
 	if (pt != NULL && (btf_is_struct(pt) || btf_is_union(pt))) {
-		ty->ty_btf = dc_btf_skip(btf, t->type);
+		ty->ty_btf = dc_btf_skip(btf, pointee);
 		ty->ty_elsize = pt->size;
 	} else if (pt != NULL && btf_is_int(pt)) {
 		ty->ty_elsize = pt->size;
@@ -153,6 +162,14 @@ dc_btf_ptr(const struct btf *btf, const struct btf_type *t,
 		ty->ty_elsize = 8;
 		ty->ty_name = "pointer to pointer";
 	}
+}
+
+/* A BTF pointer type. */
+static void
+dc_btf_ptr(const struct btf *btf, const struct btf_type *t,
+    struct dc_type *ty)
+{
+	dc_btf_ptr_to(btf, t->type, ty);
 }
 
 /* Turn the BTF type of a member into a D type. */
@@ -199,54 +216,729 @@ dc_btf_dtype(struct dc_ctx *cx, const struct dc_node *n, uint32_t id,
 	}
 }
 
-/* The function "fbt::func:entry" names, when it names exactly one. */
-static const char *
-dc_btf_fbt_func(const struct dc_ctx *cx)
-{
-	const struct dc_clause *cl = cx->cx_clause;
-	const struct dc_pdesc *pd;
+/*
+ * ---- Probe argument types ----
+ *
+ * args[i] is typed where the kernel says what a probe's arguments are
+ * (DTrace's args[] against arg0..; untyped arguments stay int64):
+ *
+ *   fbt::f:entry	the parameters of FUNC f's prototype.
+ *   fbt::f:return	args[0] the return offset (int), args[1] the return
+ *			value with f's return type (none for void f), as in
+ *			DTrace.
+ *   sdt:sys::ev	every tracepoint has a typedef btf_trace_<ev>, a
+ *			pointer to the prototype of the tracepoint's probes,
+ *			probe(void *__data, TP_PROTO arguments...); kd_sdt.c
+ *			passes the TP_PROTO arguments as arg0.., so args[i]
+ *			is parameter i + 1.  A module's tracepoints are in
+ *			the module's split BTF, /sys/kernel/btf/<module>,
+ *			looked through only when the BTF in use is the
+ *			running kernel's (no --btf or $KDT_BTF) and the event
+ *			is not in vmlinux; a module that is not loaded leaves
+ *			the arguments untyped, without an error.
+ *   syscall::c:entry	the system call's C prototype.  BTF keeps it only
+ *			where __do_sys_<c> survived as a function (about a
+ *			third of the calls on the pinned 6.1: the rest are
+ *			inlined into __se_sys_/__x64_sys_ wrappers, whose
+ *			parameters are all long or one struct pt_regs *;
+ *			a SYSCALL_DEFINE0 call's __do_sys_ is an alias of
+ *			its wrapper, so (const struct pt_regs *) there
+ *			means no arguments), so that comes first, and
+ *			tracefs's
+ *			events/syscalls/sys_enter_<c>/format second: its
+ *			fields are the SYSCALL_DEFINE declaration, type by
+ *			type, for every call the kernel defines that way
+ *			($KDT_TRACEFS, else /sys/kernel/tracing, else
+ *			/sys/kernel/debug/tracing; it must be mounted and
+ *			readable).  The type names there are C spellings
+ *			("const char *", "umode_t", "struct stat *"),
+ *			resolved against BTF by dc_btf_ctype().
+ *   syscall::c:return	args[0] and args[1] are both the return value
+ *			(DTrace's syscall provider), typed long: every
+ *			system call returns long in the kernel.
+ *
+ * The compiler types args[i] only when the clause names exactly one such
+ * probe (one description, no glob in the fields that pick the
+ * prototype); `kdt -l -v` uses the same rules per listed probe through
+ * dc_argtypes_open() (compiler/dc.h), which indexes the names once so a
+ * listing of every probe stays fast.
+ */
 
-	if (cl == NULL || cl->cl_npdescs != 1)
-		return NULL;
-	pd = &cl->cl_pdescs[0];
-	if (strcmp(pd->pd_prov, "fbt") != 0 ||
-	    strcmp(pd->pd_name, "entry") != 0 ||
-	    pd->pd_func[strcspn(pd->pd_func, "*?[")] != '\0' ||
-	    *pd->pd_func == '\0')
-		return NULL;
-	return pd->pd_func;
+#define DC_BTF_NARGS	10	/* DIF_NARGS (common/dif_vm.h) */
+
+/* One argument's type. */
+struct dc_btf_at {
+	uint32_t	at_id;		/* BTF type; 0 with !at_isint: void */
+	uint32_t	at_nptr;	/* "*"s over at_id / the integer */
+	int		at_isint;	/* a C integer spelled in tracefs */
+	uint32_t	at_size;	/* at_isint: bytes */
+	int		at_signed;	/* at_isint: signed */
+	int		at_ok;		/* resolved; else only at_c is known */
+	char		at_c[DC_ARGTYPE_LEN];	/* C spelling, "" if from BTF */
+};
+
+struct dc_btf_args {
+	struct btf	*ba_btf;	/* the BTF the ids are in */
+	int		ba_n;
+	struct dc_btf_at ba_at[DC_BTF_NARGS];
+};
+
+/*
+ * Name lookup: the compiler searches its BTF (loading a module's split
+ * BTF on a miss), the lister its indexes.  Returns the id (> 0) and the
+ * BTF holding it, or 0.
+ */
+typedef uint32_t (*dc_btf_findfn)(void *arg, const char *name, int kind,
+    struct btf **btfp);
+
+static int
+dc_btf_isglob(const char *s)
+{
+	return s[strcspn(s, "*?[")] != '\0';
+}
+
+/* An integer spelled in C: "unsigned long", "int", "char"... */
+static int
+dc_btf_cint(char **w, int nw, struct dc_btf_at *at)
+{
+	int i, nlong = 0, isshort = 0, ischar = 0, sgn = 1;
+
+	if (nw == 0)
+		return 0;
+	for (i = 0; i < nw; i++) {
+		if (strcmp(w[i], "unsigned") == 0)
+			sgn = 0;
+		else if (strcmp(w[i], "long") == 0)
+			nlong++;
+		else if (strcmp(w[i], "short") == 0)
+			isshort = 1;
+		else if (strcmp(w[i], "char") == 0)
+			ischar = 1;
+		else if (strcmp(w[i], "signed") != 0 &&
+		    strcmp(w[i], "int") != 0)
+			return 0;
+	}
+	at->at_isint = 1;
+	at->at_signed = sgn;
+	at->at_size = ischar ? 1 : isshort ? 2 : nlong > 0 ? 8 : 4;
+	return 1;
 }
 
 /*
- * args[i] of "fbt::func:entry" typed from the kernel function's BTF
- * prototype.  1 with "ty" set; 0 when the clause is not one fbt entry
- * probe of a known function, or BTF is missing (args[i] is then int64).
+ * Resolve the C type spelled "text" (a tracefs field type) against BTF:
+ * qualifiers and __user dropped, "*"s counted, the base a struct, union
+ * or enum, a C integer, void, or a typedef or base type BTF names.
+ * Fills at (at_ok 0 when the base is unknown).
+ */
+static void
+dc_btf_ctype(dc_btf_findfn find, void *arg, struct btf **btfp,
+    const char *text, struct dc_btf_at *at)
+{
+	char buf[DC_ARGTYPE_LEN], *w[8], *p, *tok;
+	int nw = 0, kind = 0;
+	uint32_t id = 0;
+
+	memset(at, 0, sizeof (*at));
+	snprintf(at->at_c, sizeof (at->at_c), "%s", text);
+	snprintf(buf, sizeof (buf), "%s", text);
+	for (p = buf; *p != '\0'; p++) {
+		if (*p == '*') {
+			at->at_nptr++;
+			*p = ' ';
+		}
+	}
+	for (tok = strtok(buf, " \t"); tok != NULL; tok = strtok(NULL, " \t")) {
+		if (strcmp(tok, "const") == 0 || strcmp(tok, "volatile") == 0 ||
+		    strcmp(tok, "__user") == 0 || strcmp(tok, "restrict") == 0 ||
+		    strcmp(tok, "__restrict") == 0)
+			continue;
+		if (nw == (int)(sizeof (w) / sizeof (w[0])))
+			return;
+		w[nw++] = tok;
+	}
+	if (nw == 2 && (strcmp(w[0], "struct") == 0 ||
+	    strcmp(w[0], "union") == 0 || strcmp(w[0], "enum") == 0)) {
+		kind = w[0][0] == 's' ? BTF_KIND_STRUCT : w[0][0] == 'u' ?
+		    BTF_KIND_UNION : BTF_KIND_ENUM;
+		id = find(arg, w[1], kind, btfp);
+		if (id == 0 && kind == BTF_KIND_ENUM)
+			id = find(arg, w[1], BTF_KIND_ENUM64, btfp);
+	} else if (nw == 1 && strcmp(w[0], "void") == 0) {
+		at->at_ok = at->at_nptr > 0;	/* void * only */
+		return;
+	} else if (dc_btf_cint(w, nw, at)) {
+		at->at_ok = 1;
+		return;
+	} else if (nw == 1) {
+		id = find(arg, w[0], BTF_KIND_TYPEDEF, btfp);
+		if (id == 0)
+			id = find(arg, w[0], BTF_KIND_INT, btfp);
+	}
+	at->at_id = id;
+	at->at_ok = id != 0;
+}
+
+/*
+ * The first line of tracefs's sys_enter_<c>/format fields after
+ * __syscall_nr are the call's arguments: "field:TYPE NAME;".
+ */
+static int
+dc_btf_tracefs(dc_btf_findfn find, void *arg, const char *call,
+    struct dc_btf_args *ba)
+{
+	static const char *const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	const char *env = getenv("KDT_TRACEFS");
+	char path[512], line[512], *f, *semi, *nm;
+	FILE *fp = NULL;
+	int past = 0;
+	size_t r;
+
+	if (env != NULL && *env != '\0') {
+		snprintf(path, sizeof (path),
+		    "%s/events/syscalls/sys_enter_%s/format", env, call);
+		fp = fopen(path, "r");
+	}
+	for (r = 0; fp == NULL && (env == NULL || *env == '\0') &&
+	    r < sizeof (roots) / sizeof (roots[0]); r++) {
+		snprintf(path, sizeof (path),
+		    "%s/events/syscalls/sys_enter_%s/format", roots[r], call);
+		fp = fopen(path, "r");
+	}
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if ((f = strstr(line, "field:")) == NULL ||
+		    (semi = strchr(f, ';')) == NULL)
+			continue;
+		f += strlen("field:");
+		*semi = '\0';
+		for (nm = semi; nm > f && (isalnum((unsigned char)nm[-1]) ||
+		    nm[-1] == '_'); nm--)
+			;
+		if (!past) {
+			past = strcmp(nm, "__syscall_nr") == 0;
+			continue;
+		}
+		if (nm == f || ba->ba_n == DC_BTF_NARGS)
+			continue;
+		*nm = '\0';
+		while (nm > f && (nm[-1] == ' ' || nm[-1] == '\t'))
+			*--nm = '\0';
+		dc_btf_ctype(find, arg, &ba->ba_btf, f, &ba->ba_at[ba->ba_n]);
+		ba->ba_n++;
+	}
+	fclose(fp);
+	return past;
+}
+
+/* Parameters [skip, vlen) of FUNC_PROTO "proto" as arguments. */
+static void
+dc_btf_params(struct btf *btf, const struct btf_type *proto, int skip,
+    struct dc_btf_args *ba)
+{
+	const struct btf_param *pa = btf_params(proto);
+	int i, vlen = btf_vlen(proto);
+
+	ba->ba_btf = btf;
+	for (i = skip; i < vlen && ba->ba_n < DC_BTF_NARGS; i++) {
+		/* a trailing "..." is a parameter of type 0 */
+		if (pa[i].type == 0 && i == vlen - 1)
+			break;
+		memset(&ba->ba_at[ba->ba_n], 0, sizeof (ba->ba_at[0]));
+		ba->ba_at[ba->ba_n].at_id = pa[i].type;
+		ba->ba_at[ba->ba_n].at_ok = pa[i].type != 0;
+		ba->ba_n++;
+	}
+}
+
+static void
+dc_btf_long(struct dc_btf_at *at, const char *c, uint32_t size)
+{
+	memset(at, 0, sizeof (*at));
+	at->at_isint = 1;
+	at->at_size = size;
+	at->at_signed = 1;
+	at->at_ok = 1;
+	snprintf(at->at_c, sizeof (at->at_c), "%s", c);
+}
+
+/* The FUNC_PROTO of FUNC "fn", or NULL. */
+static const struct btf_type *
+dc_btf_funcproto(dc_btf_findfn find, void *arg, const char *fn,
+    struct btf **btfp)
+{
+	const struct btf_type *f, *proto;
+	uint32_t id = find(arg, fn, BTF_KIND_FUNC, btfp);
+
+	f = id != 0 ? btf__type_by_id(*btfp, id) : NULL;
+	proto = f != NULL ? btf__type_by_id(*btfp, f->type) : NULL;
+	return proto != NULL && btf_is_func_proto(proto) ? proto : NULL;
+}
+
+/*
+ * Is "proto" (const struct pt_regs *)?  A SYSCALL_DEFINE0 call has no
+ * __do_sys_ function of its own: the name is an alias of the
+ * __x64_sys_ wrapper, whose prototype BTF then shows under it.
+ */
+static int
+dc_btf_ptregs(const struct btf *btf, const struct btf_type *proto)
+{
+	const struct btf_type *t;
+	const char *nm;
+
+	if (btf_vlen(proto) != 1)
+		return 0;
+	t = btf__type_by_id(btf, dc_btf_skip(btf, btf_params(proto)[0].type));
+	if (t == NULL || !btf_is_ptr(t))
+		return 0;
+	t = btf__type_by_id(btf, dc_btf_skip(btf, t->type));
+	nm = t != NULL ? btf__name_by_offset(btf, t->name_off) : NULL;
+	return t != NULL && btf_is_struct(t) && nm != NULL &&
+	    strcmp(nm, "pt_regs") == 0;
+}
+
+/*
+ * The argument types of probe prov:mod:func:name.  1 with "ba" filled
+ * (ba_n may be 0: a probe known to take no arguments); 0 when kdt knows
+ * no types for it.
+ */
+static int
+dc_btf_probe_args(dc_btf_findfn find, void *arg, const char *prov,
+    const char *func, const char *name, struct dc_btf_args *ba)
+{
+	const struct btf_type *proto, *t;
+	char sym[DC_ARGTYPE_LEN + 16];
+	struct btf *btf = NULL;
+	uint32_t id;
+
+	memset(ba, 0, sizeof (*ba));
+	if (strcmp(prov, "fbt") == 0 && *func != '\0' && !dc_btf_isglob(func) &&
+	    (strcmp(name, "entry") == 0 || strcmp(name, "return") == 0)) {
+		if ((proto = dc_btf_funcproto(find, arg, func, &btf)) == NULL)
+			return 0;
+		if (name[0] == 'e') {
+			dc_btf_params(btf, proto, 0, ba);
+			return 1;
+		}
+		ba->ba_btf = btf;
+		dc_btf_long(&ba->ba_at[0], "int", 4);
+		if (proto->type != 0) {
+			ba->ba_at[1].at_id = proto->type;
+			ba->ba_at[1].at_ok = 1;
+			ba->ba_n = 2;
+		} else {
+			ba->ba_n = 1;
+		}
+		return 1;
+	}
+	if (strcmp(prov, "sdt") == 0 && *name != '\0' && !dc_btf_isglob(name)) {
+		snprintf(sym, sizeof (sym), "btf_trace_%s", name);
+		id = find(arg, sym, BTF_KIND_TYPEDEF, &btf);
+		t = id != 0 ? btf__type_by_id(btf, id) : NULL;
+		t = t != NULL ? btf__type_by_id(btf, t->type) : NULL;
+		proto = t != NULL && btf_is_ptr(t) ?
+		    btf__type_by_id(btf, t->type) : NULL;
+		if (proto == NULL || !btf_is_func_proto(proto))
+			return 0;
+		dc_btf_params(btf, proto, 1, ba);	/* 0 is void *__data */
+		return 1;
+	}
+	if (strcmp(prov, "syscall") == 0 && *func != '\0' &&
+	    !dc_btf_isglob(func) && strcmp(name, "return") == 0) {
+		dc_btf_long(&ba->ba_at[0], "long", 8);
+		dc_btf_long(&ba->ba_at[1], "long", 8);
+		ba->ba_n = 2;
+		return 1;
+	}
+	if (strcmp(prov, "syscall") == 0 && *func != '\0' &&
+	    !dc_btf_isglob(func) && strcmp(name, "entry") == 0) {
+		snprintf(sym, sizeof (sym), "__do_sys_%s", func);
+		if ((proto = dc_btf_funcproto(find, arg, sym, &btf)) != NULL) {
+			if (!dc_btf_ptregs(btf, proto))
+				dc_btf_params(btf, proto, 0, ba);
+			return 1;
+		}
+		memset(ba, 0, sizeof (*ba));
+		return dc_btf_tracefs(find, arg, func, ba);
+	}
+	return 0;
+}
+
+/* A pointer "nptr" deep to the type of "at", as a D type. */
+static void
+dc_btf_at_ptr(const struct btf *btf, const struct dc_btf_at *at,
+    struct dc_type *ty)
+{
+	memset(ty, 0, sizeof (*ty));
+	if (at->at_nptr > 1) {
+		ty->ty_kind = DC_PTR;
+		ty->ty_size = 8;
+		ty->ty_elsize = 8;
+		ty->ty_name = "pointer to pointer";
+	} else if (at->at_isint) {
+		ty->ty_kind = DC_PTR;
+		ty->ty_size = 8;
+		ty->ty_elsize = at->at_size;
+		ty->ty_elsigned = at->at_signed || at->at_size == 1;
+		ty->ty_name = at->at_size == 1 ? "char *" : "integer pointer";
+	} else {
+		dc_btf_ptr_to(btf, at->at_id, ty);
+	}
+}
+
+/* Compiler lookup: its BTF, then (sdt) a loaded module's split BTF. */
+static uint32_t dc_btf_cx_find(void *arg, const char *name, int kind,
+    struct btf **btfp);
+
+/* The clause's one probe description, or NULL. */
+static const struct dc_pdesc *
+dc_btf_onepdesc(const struct dc_ctx *cx)
+{
+	const struct dc_clause *cl = cx->cx_clause;
+
+	if (cl == NULL || cl->cl_npdescs != 1)
+		return NULL;
+	return &cl->cl_pdescs[0];
+}
+
+/*
+ * args[i] of the clause's probe typed from BTF (fbt, sdt, syscall: see
+ * above).  1 with "ty" set; 0 when the clause is not one probe whose
+ * types are known, or BTF is missing (args[i] is then int64).  An index
+ * past a known argument list is an error.
  */
 int
 dc_btf_fbt_arg(struct dc_ctx *cx, const struct dc_node *n, uint64_t i,
     struct dc_type *ty)
 {
-	const char *fn = dc_btf_fbt_func(cx);
-	const struct btf_type *f, *proto, *pt;
-	int id;
+	const struct dc_pdesc *pd = dc_btf_onepdesc(cx);
+	const struct dc_btf_at *at;
+	const struct btf_type *pt;
+	struct dc_btf_args ba;
 
-	if (fn == NULL || dc_btf_struct_id(cx, "task_struct") == 0)
+	if (pd == NULL || dc_btf_struct_id(cx, "task_struct") == 0)
 		return 0;
-	id = btf__find_by_name_kind(cx->cx_btf, fn, BTF_KIND_FUNC);
-	f = id > 0 ? btf__type_by_id(cx->cx_btf, (uint32_t)id) : NULL;
-	proto = f != NULL ? btf__type_by_id(cx->cx_btf, f->type) : NULL;
-	if (proto == NULL || !btf_is_func_proto(proto))
+	if (!dc_btf_probe_args(dc_btf_cx_find, cx, pd->pd_prov, pd->pd_func,
+	    pd->pd_name, &ba))
 		return 0;
-	if (i >= btf_vlen(proto))
-		dc_error(cx, n->n_line, n->n_col, "D_ARGS_IDX", "index %llu is out of range for fbt::%s:entry args[ ] (the function has %u arguments)", (unsigned long long)i, fn, btf_vlen(proto));
-	pt = btf__type_by_id(cx->cx_btf, dc_btf_skip(cx->cx_btf,
-	    btf_params(proto)[i].type));
+	if (i >= (uint64_t)ba.ba_n)
+		dc_error(cx, n->n_line, n->n_col, "D_ARGS_IDX", "index %llu is out of range for %s:%s:%s:%s args[ ] (the probe has %d typed arguments)", (unsigned long long)i, pd->pd_prov, pd->pd_mod, pd->pd_func, pd->pd_name, ba.ba_n);
+	at = &ba.ba_at[i];
+	if (!at->at_ok)
+		return 0;
+	if (at->at_nptr > 0) {
+		dc_btf_at_ptr(cx->cx_btf, at, ty);
+		return 1;
+	}
+	if (at->at_isint) {
+		dc_type_int(ty, at->at_size, at->at_signed);
+		return 1;
+	}
+	pt = btf__type_by_id(cx->cx_btf, dc_btf_skip(cx->cx_btf, at->at_id));
 	if (pt == NULL || !(btf_is_ptr(pt) || btf_is_enum(pt) ||
 	    (btf_is_int(pt) && (pt->size == 1 || pt->size == 2 ||
 	    pt->size == 4 || pt->size == 8))))
 		return 0;
-	dc_btf_dtype(cx, n, btf_params(proto)[i].type, ty);
+	dc_btf_dtype(cx, n, at->at_id, ty);
 	return 1;
+}
+
+/*
+ * A module's split BTF holding "name" (a btf_trace_ typedef the core
+ * kernel lacks): becomes cx_btf, on top of the vmlinux BTF it was
+ * (kept in cx_btf_base; ids of vmlinux types are the same in both).
+ * Only for the running kernel's BTF, and one module per compilation:
+ * a second module's tracepoints stay untyped.
+ */
+static int
+dc_btf_cx_module(struct dc_ctx *cx, const char *name, int kind)
+{
+	char path[512];
+	struct dirent *de;
+	struct btf *split;
+	DIR *d;
+	int id = 0;
+
+	if (cx->cx_btf_base != NULL || strcmp(dc_btf_path(cx),
+	    DC_BTF_SYSFS) != 0 || (d = opendir(DC_BTF_SYSDIR)) == NULL)
+		return 0;
+	while (id <= 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "vmlinux") == 0)
+			continue;
+		snprintf(path, sizeof (path), "%s/%s", DC_BTF_SYSDIR,
+		    de->d_name);
+		split = btf__parse_split(path, cx->cx_btf);
+		if (split == NULL)
+			continue;
+		id = btf__find_by_name_kind(split, name, kind);
+		if (id > 0) {
+			cx->cx_btf_base = cx->cx_btf;
+			cx->cx_btf = split;
+		} else {
+			btf__free(split);
+		}
+	}
+	closedir(d);
+	return id;
+}
+
+static uint32_t
+dc_btf_cx_find(void *arg, const char *name, int kind, struct btf **btfp)
+{
+	struct dc_ctx *cx = arg;
+	int id = btf__find_by_name_kind(cx->cx_btf, name, kind);
+
+	if (id <= 0 && kind == BTF_KIND_TYPEDEF &&
+	    strncmp(name, "btf_trace_", strlen("btf_trace_")) == 0)
+		id = dc_btf_cx_module(cx, name, kind);
+	*btfp = cx->cx_btf;
+	return id > 0 ? (uint32_t)id : 0;
+}
+
+/* ---- kdt -l -v: argument types of listed probes ---- */
+
+struct dc_btf_name {
+	const char	*bn_name;
+	uint32_t	bn_id;
+	uint32_t	bn_kind;
+};
+
+/* A BTF with its names sorted for lookups, and a C printer. */
+struct dc_btf_ix {
+	struct btf	*bx_btf;
+	struct dc_btf_name *bx_names;
+	uint32_t	bx_n;
+	struct btf_dump	*bx_dump;
+};
+
+struct dc_argtypes {
+	struct dc_btf_ix at_core;	/* vmlinux */
+	struct dc_btf_ix *at_mods;	/* /sys/kernel/btf/<module> */
+	uint32_t	at_nmods;
+	int		at_sysfs;	/* the running kernel's BTF */
+	int		at_scanned;	/* at_mods read */
+	char		*at_out;	/* btf_dump's output */
+	size_t		at_outlen;
+	size_t		at_outcap;
+};
+
+static int
+dc_btf_name_cmp(const void *a, const void *b)
+{
+	const struct dc_btf_name *x = a, *y = b;
+	int c = strcmp(x->bn_name, y->bn_name);
+
+	if (c != 0)
+		return c;
+	return x->bn_kind < y->bn_kind ? -1 : x->bn_kind > y->bn_kind;
+}
+
+static void
+dc_btf_printf(void *ctx, const char *fmt, va_list ap)
+{
+	struct dc_argtypes *a = ctx;
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0 || a->at_outlen + (size_t)n + 1 > a->at_outcap)
+		return;		/* longer than DC_ARGTYPE_LEN: cut */
+	vsnprintf(a->at_out + a->at_outlen, a->at_outcap - a->at_outlen,
+	    fmt, ap);
+	a->at_outlen += (size_t)n;
+}
+
+/* Index the named types of "btf" from id "first" on.  0, or -1. */
+static int
+dc_btf_ix_init(struct dc_argtypes *a, struct dc_btf_ix *bx, struct btf *btf,
+    uint32_t first)
+{
+	uint32_t i, n = btf__type_cnt(btf);
+	const struct btf_type *t;
+	const char *nm;
+
+	memset(bx, 0, sizeof (*bx));
+	bx->bx_btf = btf;
+	bx->bx_names = calloc(n > first ? n - first : 1,
+	    sizeof (*bx->bx_names));
+	bx->bx_dump = btf_dump__new(btf, dc_btf_printf, a, NULL);
+	if (bx->bx_names == NULL || bx->bx_dump == NULL)
+		return -1;
+	for (i = first; i < n; i++) {
+		t = btf__type_by_id(btf, i);
+		nm = t != NULL ? btf__name_by_offset(btf, t->name_off) : NULL;
+		if (nm == NULL || *nm == '\0')
+			continue;
+		bx->bx_names[bx->bx_n].bn_name = nm;
+		bx->bx_names[bx->bx_n].bn_id = i;
+		bx->bx_names[bx->bx_n].bn_kind = btf_kind(t);
+		bx->bx_n++;
+	}
+	qsort(bx->bx_names, bx->bx_n, sizeof (*bx->bx_names), dc_btf_name_cmp);
+	return 0;
+}
+
+static void
+dc_btf_ix_fini(struct dc_btf_ix *bx)
+{
+	if (bx->bx_dump != NULL)
+		btf_dump__free(bx->bx_dump);
+	free(bx->bx_names);
+	if (bx->bx_btf != NULL)
+		btf__free(bx->bx_btf);
+	memset(bx, 0, sizeof (*bx));
+}
+
+static uint32_t
+dc_btf_ix_find(const struct dc_btf_ix *bx, const char *name, int kind)
+{
+	struct dc_btf_name key = { name, 0, (uint32_t)kind };
+	const struct dc_btf_name *hit;
+
+	hit = bsearch(&key, bx->bx_names, bx->bx_n, sizeof (key),
+	    dc_btf_name_cmp);
+	return hit != NULL ? hit->bn_id : 0;
+}
+
+/* Every loaded module's split BTF, indexed; modules that fail are left. */
+static void
+dc_btf_ix_mods(struct dc_argtypes *a)
+{
+	char path[512];
+	struct dc_btf_ix *nm;
+	struct dirent *de;
+	struct btf *split;
+	DIR *d;
+
+	a->at_scanned = 1;
+	if (!a->at_sysfs || (d = opendir(DC_BTF_SYSDIR)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "vmlinux") == 0)
+			continue;
+		snprintf(path, sizeof (path), "%s/%s", DC_BTF_SYSDIR,
+		    de->d_name);
+		split = btf__parse_split(path, a->at_core.bx_btf);
+		if (split == NULL)
+			continue;
+		nm = realloc(a->at_mods, (a->at_nmods + 1) * sizeof (*nm));
+		if (nm == NULL) {
+			btf__free(split);
+			break;
+		}
+		a->at_mods = nm;
+		if (dc_btf_ix_init(a, &nm[a->at_nmods], split,
+		    btf__type_cnt(a->at_core.bx_btf)) != 0) {
+			dc_btf_ix_fini(&nm[a->at_nmods]);
+			continue;
+		}
+		a->at_nmods++;
+	}
+	closedir(d);
+}
+
+static uint32_t
+dc_btf_list_find(void *arg, const char *name, int kind, struct btf **btfp)
+{
+	struct dc_argtypes *a = arg;
+	uint32_t id, i;
+
+	*btfp = a->at_core.bx_btf;
+	if ((id = dc_btf_ix_find(&a->at_core, name, kind)) != 0)
+		return id;
+	if (kind != BTF_KIND_TYPEDEF ||
+	    strncmp(name, "btf_trace_", strlen("btf_trace_")) != 0)
+		return 0;
+	if (!a->at_scanned)
+		dc_btf_ix_mods(a);
+	for (i = 0; i < a->at_nmods; i++) {
+		if ((id = dc_btf_ix_find(&a->at_mods[i], name, kind)) != 0) {
+			*btfp = a->at_mods[i].bx_btf;
+			return id;
+		}
+	}
+	return 0;
+}
+
+struct dc_argtypes *
+dc_argtypes_open(const char *path, char *err, size_t errlen)
+{
+	struct dc_argtypes *a = calloc(1, sizeof (*a));
+	struct btf *btf;
+	const char *env = getenv("KDT_BTF");
+
+	if (path == NULL)
+		path = env != NULL && *env != '\0' ? env : DC_BTF_SYSFS;
+	if (a == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	a->at_sysfs = strcmp(path, DC_BTF_SYSFS) == 0;
+	btf = btf__parse(path, NULL);
+	if (btf == NULL) {
+		snprintf(err, errlen, "cannot load kernel types from BTF file %s: %s", path, strerror(errno));
+		free(a);
+		return NULL;
+	}
+	if (dc_btf_ix_init(a, &a->at_core, btf, 1) != 0) {
+		snprintf(err, errlen, "no memory to index BTF file %s", path);
+		dc_argtypes_close(a);
+		return NULL;
+	}
+	return a;
+}
+
+void
+dc_argtypes_close(struct dc_argtypes *a)
+{
+	uint32_t i;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < a->at_nmods; i++)
+		dc_btf_ix_fini(&a->at_mods[i]);
+	free(a->at_mods);
+	dc_btf_ix_fini(&a->at_core);
+	free(a);
+}
+
+int
+dc_argtypes_get(struct dc_argtypes *a, const char *prov, const char *func,
+    const char *name, char (*types)[DC_ARGTYPE_LEN], int max)
+{
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = "");
+	struct dc_btf_args ba;
+	struct btf_dump *dump;
+	uint32_t m;
+	int i;
+
+	if (!dc_btf_probe_args(dc_btf_list_find, a, prov, func, name, &ba))
+		return -1;
+	dump = a->at_core.bx_dump;
+	for (m = 0; m < a->at_nmods; m++)
+		if (a->at_mods[m].bx_btf == ba.ba_btf)
+			dump = a->at_mods[m].bx_dump;
+	for (i = 0; i < ba.ba_n && i < max; i++) {
+		if (ba.ba_at[i].at_c[0] != '\0' || ba.ba_at[i].at_id == 0) {
+			snprintf(types[i], DC_ARGTYPE_LEN, "%s",
+			    ba.ba_at[i].at_c[0] != '\0' ? ba.ba_at[i].at_c :
+			    "void");
+			continue;
+		}
+		a->at_out = types[i];
+		a->at_outlen = 0;
+		a->at_outcap = DC_ARGTYPE_LEN;
+		types[i][0] = '\0';
+		if (btf_dump__emit_type_decl(dump, ba.ba_at[i].at_id, &o) != 0)
+			snprintf(types[i], DC_ARGTYPE_LEN, "(BTF type %u)",
+			    ba.ba_at[i].at_id);
+		a->at_out = NULL;
+	}
+	return i;
 }
 
 /* offsetof(struct k, member) for a kernel struct. */

@@ -522,9 +522,23 @@ cg_tuple(struct dc_ctx *cx, struct dc_node **args, int nargs, int keep)
 	return first;
 }
 
+/*
+ * a[k]: ld?aa with the key tuple pushed.  An element of struct type is
+ * used through its address (a[k].x = 3 stores into it), so, as dtrace
+ * does, one that does not exist yet is created zeroed first:
+ *
+ *	ld?aa id, %r; tst %r; bne L
+ *	setx size, %r; allocs %r, %r; st?aa id, %r; ld?aa id, %r
+ *   L:
+ *
+ * (the tuple stays pushed for all three; a full dynamic variable space
+ * leaves %r 0, and the access then faults as a bad address).
+ */
 static int
 cg_assoc_load(struct dc_ctx *cx, struct dc_node *n)
 {
+	const struct dc_type *ty = &n->n_var->va_type;
+	uint32_t b;
 	int r;
 
 	cg_tuple(cx, n->n_args, n->n_nargs, 0);
@@ -532,6 +546,18 @@ cg_assoc_load(struct dc_ctx *cx, struct dc_node *n)
 	cg_use(cx, n, 0);
 	cg_emit(cx, DIF_INSTR_LDV(cg_ldop(n->n_var->va_scope, 1),
 	    n->n_var->va_id, r));
+	if (ty->ty_kind == DC_STRUCT && ty->ty_size != 0) {
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_TST, r, 0, 0));
+		b = cg_branch(cx, DIF_OP_BNE);
+		cg_setx(cx, ty->ty_size, r);
+		cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ALLOCS, r, 0, r));
+		cg_use(cx, n, 1);
+		cg_emit(cx, DIF_INSTR_STV(cg_stop(n->n_var->va_scope, 1),
+		    n->n_var->va_id, r));
+		cg_emit(cx, DIF_INSTR_LDV(cg_ldop(n->n_var->va_scope, 1),
+		    n->n_var->va_id, r));
+		cg_patch(cx, b);
+	}
 	return r;
 }
 
@@ -558,7 +584,8 @@ cg_index(struct dc_ctx *cx, struct dc_node *n)
 	    n->n_type.ty_size);
 	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, r, ri, r));
 	cg_free(cx, ri);
-	cg_emit(cx, DIF_INSTR_FMT(cg_load_op(&n->n_type), r, 0, r));
+	if (n->n_type.ty_kind != DC_STRUCT)	/* a struct: its address */
+		cg_emit(cx, DIF_INSTR_FMT(cg_load_op(&n->n_type), r, 0, r));
 	return r;
 }
 
@@ -606,6 +633,39 @@ cg_is_mem(const struct dc_node *l)
 	    (l->n_kind == DN_INDEX && l->n_var == NULL);
 }
 
+/*
+ * A string into D memory (a string member of a struct): n = strlen + 1
+ * bytes, at most the member's size, copied (copys), and the member's
+ * last byte made NUL, so a longer string is cut as dtrace cuts strings:
+ *
+ *	flushts; pushtr rv; call strlen, %n; %n += 1
+ *	cmp %n, size; bleu L; setx size, %n
+ *   L:	copys rv, %n, ra; stb %r0, [ra + size - 1]
+ */
+static void
+cg_store_str(struct dc_ctx *cx, struct dc_node *l, int rv, int ra)
+{
+	uint32_t size = l->n_type.ty_size, b;
+	int rn = cg_reg(cx, l), rt = cg_reg(cx, l);
+
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_FLUSHTS, 0, 0, 0));
+	cg_emit(cx, DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING_T, 0, rv));
+	cg_emit(cx, DIF_INSTR_CALL(DIF_SUBR_STRLEN, rn));
+	cg_setx(cx, 1, rt);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, rn, rt, rn));
+	cg_setx(cx, size, rt);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_CMP, rn, rt, 0));
+	b = cg_branch(cx, DIF_OP_BLEU);
+	cg_setx(cx, size, rn);
+	cg_patch(cx, b);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_COPYS, rv, rn, ra));
+	cg_setx(cx, size - 1, rt);
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_ADD, ra, rt, rt));
+	cg_emit(cx, DIF_INSTR_FMT(DIF_OP_STB, 0, 0, rt));
+	cg_free(cx, rt);
+	cg_free(cx, rn);
+}
+
 /* Store "rv" into the variable, array element or D memory "l". */
 static void
 cg_store(struct dc_ctx *cx, struct dc_node *l, int rv)
@@ -613,6 +673,12 @@ cg_store(struct dc_ctx *cx, struct dc_node *l, int rv)
 	const struct dc_var *v = l->n_var;
 	int ra;
 
+	if (cg_is_mem(l) && l->n_type.ty_kind == DC_STRING) {
+		ra = cg_memaddr(cx, l);
+		cg_store_str(cx, l, rv, ra);
+		cg_free(cx, ra);
+		return;
+	}
 	if (cg_is_mem(l)) {
 		ra = cg_memaddr(cx, l);
 		cg_emit(cx, DIF_INSTR_FMT(cg_store_op(&l->n_type), rv, 0, ra));
@@ -750,9 +816,14 @@ cg_addr(struct dc_ctx *cx, struct dc_node *n)
 static int
 cg_expr(struct dc_ctx *cx, struct dc_node *n)
 {
-	int r;
+	int r, i;
 
 	switch (n->n_kind) {
+	case DN_XLSOU:		/* the stores, then the address */
+		for (i = 0; i < n->n_nargs; i++)
+			if ((r = cg_expr(cx, n->n_args[i])) != 0)
+				cg_free(cx, r);
+		return cg_expr(cx, n->n_a);
 	case DN_INT:
 		r = cg_reg(cx, n);
 		cg_setx(cx, n->n_ival, r);

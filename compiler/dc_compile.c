@@ -90,6 +90,9 @@ dc_ctx_free(struct dc_ctx *cx)
 	if (cx->cx_btf != NULL)
 		btf__free(cx->cx_btf);
 	cx->cx_btf = NULL;
+	if (cx->cx_btf_base != NULL)	/* after the split BTF on it */
+		btf__free(cx->cx_btf_base);
+	cx->cx_btf_base = NULL;
 }
 
 static void
@@ -226,6 +229,7 @@ dc_run(struct dc_ctx *volatile cx)
 	for (i = 0; o != NULL && i < o->dco_nxopts; i++)
 		dc_opt_set(cx, o->dco_xopts[i], 0, 0);
 	cx->cx_name = cx->cx_srcname;
+	dc_lib_load(cx);
 	dc_lex_init(cx);
 	dc_parse_program(cx);
 	if (cx->cx_clauses == NULL)
@@ -248,6 +252,7 @@ dc_run(struct dc_ctx *volatile cx)
 	out->dco_regaddr = cx->cx_regaddr;
 	out->dco_regset = cx->cx_regset;
 	out->dco_errtags = cx->cx_errtags;
+	out->dco_droptags = cx->cx_droptags;
 	out->dco_engine = cx->cx_engine;
 	out->dco_region = cx->cx_region;
 	out->dco_quiet = cx->cx_optv[DTRACEOPT_QUIET] == 1;

@@ -24,6 +24,7 @@
  * Called by the parser (dc_parse.c) for type names and declarations and
  * by the type checker (dc_type.c) for member access on these types.
  */
+#include <stdio.h>
 #include <string.h>
 #include "dc_impl.h"
 
@@ -90,8 +91,60 @@ dc_sou_arraydim(struct dc_ctx *cx, const struct dc_member *m,
 	ty->ty_nelems = (uint32_t)t->tk_ival;
 	ty->ty_size = base->ty_size * ty->ty_nelems;
 	ty->ty_name = "array";
+	ty->ty_elname = base->ty_name;
+	if (base->ty_kind == DC_STRUCT)
+		ty->ty_elsou = base->ty_sou;
 	dc_next(cx);
 	dc_parse_expect(cx, DT_RBRACK);
+}
+
+/*
+ * "ret (*name)(params)": a function pointer member, 8 bytes.  Its type is
+ * named as dtrace prints it, "ret (*)()" -- D records no parameters, and
+ * a void return reads as int.
+ */
+static void
+dc_sou_funcptr(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *m,
+    const struct dc_type *ret)
+{
+	const struct dc_token *t = &cx->cx_tok;
+	struct dc_type v;
+	const char *rn;
+	size_t len;
+	char *nm;
+	int depth;
+
+	if (so->so_nmems == DC_MAXMEMBERS)
+		dc_error(cx, t->tk_line, t->tk_col, "D_DECL_MAX", "%s %s has more than the limit of %d members", so->so_union ? "union" : "struct", so->so_name, DC_MAXMEMBERS);
+	dc_next(cx);
+	dc_parse_expect(cx, DT_STAR);
+	if (t->tk_kind != DT_IDENT)
+		dc_parse_syntax(cx);
+	memset(m, 0, sizeof (*m));
+	m->me_name = t->tk_text;
+	dc_next(cx);
+	dc_parse_expect(cx, DT_RPAR);
+	if (t->tk_kind != DT_LPAR)
+		dc_parse_syntax(cx);
+	for (depth = 0;;) {		/* the parameters: skipped */
+		if (t->tk_kind == DT_LPAR)
+			depth++;
+		else if (t->tk_kind == DT_RPAR && --depth == 0)
+			break;
+		else if (t->tk_kind == DT_EOF || t->tk_kind == DT_SEMI)
+			dc_parse_syntax(cx);
+		dc_next(cx);
+	}
+	dc_next(cx);
+	memset(&v, 0, sizeof (v));
+	v.ty_name = "void";
+	dc_type_ptr_to(&m->me_type, &v);
+	rn = ret->ty_kind == DC_VOID || ret->ty_name == NULL ? "int" :
+	    ret->ty_name;
+	len = strlen(rn) + 8;
+	nm = dc_alloc(cx, len);
+	snprintf(nm, len, "%s (*)()", rn);
+	m->me_type.ty_name = nm;
 }
 
 /* "type name [N], name2;" inside a struct body: append the members. */
@@ -114,6 +167,14 @@ dc_sou_members(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *mems)
 			mems[so->so_nmems].me_name = "";
 			mems[so->so_nmems++].me_type = ty;
 			break;
+		}
+		if (t->tk_kind == DT_LPAR) {
+			dc_sou_funcptr(cx, so, &mems[so->so_nmems], &base);
+			so->so_nmems++;
+			if (t->tk_kind != DT_COMMA)
+				break;
+			dc_next(cx);
+			continue;
 		}
 		if (t->tk_kind != DT_IDENT && t->tk_kind != DT_COLON)
 			dc_parse_syntax(cx);
@@ -138,6 +199,8 @@ dc_sou_members(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *mems)
 			dc_parse_syntax(cx);
 		if (t->tk_kind == DT_LBRACK)
 			dc_sou_arraydim(cx, &mems[so->so_nmems], &base, &ty);
+		if (ty.ty_kind == DC_STRING)	/* the bytes, as dtrace */
+			ty.ty_size = dc_strsize(cx);
 		if (ty.ty_kind == DC_STRUCT && ty.ty_sou != NULL &&
 		    !ty.ty_sou->so_defined)
 			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_INCOMPLETE", "member %s of %s %s has incomplete type %s %s", mems[so->so_nmems].me_name, so->so_union ? "union" : "struct", so->so_name, ty.ty_sou->so_union ? "union" : "struct", ty.ty_sou->so_name);
@@ -287,6 +350,8 @@ dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
 {
 	int isunion = strcmp(kw, "union") == 0;
 	struct dc_sou *so;
+	size_t len;
+	char *nm;
 
 	if (strcmp(kw, "enum") == 0) {
 		if (cx->cx_tok.tk_kind == DT_LBRACE)
@@ -297,11 +362,13 @@ dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
 	}
 	so = name[0] != '\0' ? dc_sou_find(cx, name, isunion) : NULL;
 	/*
-	 * Inside a struct body an unknown name is a forward declaration (a
-	 * pointer to it is fine, a member of it is D_DECL_INCOMPLETE).
+	 * Inside a struct body or a typedef an unknown name is a forward
+	 * declaration (a pointer to it is fine, a member of it is
+	 * D_DECL_INCOMPLETE).
 	 */
 	if ((so == NULL && cx->cx_tok.tk_kind == DT_LBRACE) || (so == NULL &&
-	    cx->cx_sounest > 0 && dc_btf_struct_id(cx, name) == 0)) {
+	    (cx->cx_sounest > 0 || cx->cx_intypedef) && name[0] != '\0' &&
+	    dc_btf_struct_id(cx, name) == 0)) {
 		so = dc_alloc(cx, sizeof (*so));
 		memset(so, 0, sizeof (*so));
 		so->so_name = name;
@@ -320,6 +387,12 @@ dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
 	ty->ty_sou = so;
 	ty->ty_size = so->so_size;
 	ty->ty_name = isunion ? "union" : "struct";
+	if (so->so_name[0] != '\0') {	/* "struct foo", for print() */
+		len = strlen(so->so_name) + 8;
+		nm = dc_alloc(cx, len);
+		snprintf(nm, len, "%s %s", ty->ty_name, so->so_name);
+		ty->ty_name = nm;
+	}
 }
 
 /*
@@ -627,7 +700,7 @@ dc_xlator_find(struct dc_ctx *cx, const struct dc_type *out,
 void
 dc_decl_xlate(struct dc_ctx *cx, struct dc_node *n)
 {
-	struct dc_node *x = n->n_a, *c;
+	struct dc_node *x = dc_decl_xlate_of(cx, n->n_a), *c;
 	const struct dc_xlator *xl;
 	struct dc_type out = x->n_type;
 	int i, line = n->n_line, col = n->n_col;
@@ -649,10 +722,187 @@ dc_decl_xlate(struct dc_ctx *cx, struct dc_node *n)
 		if (strcmp(xl->xl_names[i], n->n_str) == 0)
 			break;
 	if (i == xl->xl_n)
-		dc_error(cx, line, col, "D_XLATE_MEMB", "translator to %s does not define member %s", x->n_type.ty_name, n->n_str);
+		dc_error(cx, line, col, "D_XLATE_NOCONV", "translator does not define conversion for member: %s", n->n_str);
 	c = dc_clone(cx, xl->xl_exprs[i], xl->xl_param, x->n_a);
 	dc_type_expr(cx, c);
 	*n = *c;
 	n->n_line = line;
 	n->n_col = col;
+}
+
+/*
+ * The "xlate <T> (e)" that n stands for: n itself, or a copy of the
+ * expression of the inline n names (curpsinfo), or NULL.
+ */
+struct dc_node *
+dc_decl_xlate_of(struct dc_ctx *cx, const struct dc_node *n)
+{
+	struct dc_inline *in;
+	struct dc_node *c;
+
+	if (n->n_kind == DN_XLATE)
+		return (struct dc_node *)n;
+	if (n->n_kind != DN_VAR || (n->n_scope != DS_GLOBAL &&
+	    n->n_scope != DS_BUILTIN) || dc_var_lookup(cx, n->n_str,
+	    DS_GLOBAL) != NULL)
+		return NULL;
+	in = dc_inline_lookup(cx, n->n_str);
+	if (in == NULL || in->in_expr == NULL ||
+	    in->in_expr->n_kind != DN_XLATE)
+		return NULL;
+	c = dc_clone(cx, in->in_expr, "", NULL);
+	c->n_line = n->n_line;
+	c->n_col = n->n_col;
+	return c;
+}
+
+static struct dc_node *
+dc_xs_node(struct dc_ctx *cx, const struct dc_node *at, enum dc_nkind k)
+{
+	struct dc_node *c = dc_alloc(cx, sizeof (*c));
+
+	memset(c, 0, sizeof (*c));
+	c->n_kind = k;
+	c->n_line = at->n_line;
+	c->n_col = at->n_col;
+	return c;
+}
+
+/* The clause-local variable holding the translation's address. */
+static struct dc_node *
+dc_xs_var(struct dc_ctx *cx, const struct dc_node *at, const char *name)
+{
+	struct dc_node *v = dc_xs_node(cx, at, DN_VAR);
+
+	v->n_str = name;
+	v->n_scope = DS_LOCAL;
+	return v;
+}
+
+/* bcopy(src, dst, size), typed here: src may be a string or a struct. */
+static struct dc_node *
+dc_xs_bcopy(struct dc_ctx *cx, const struct dc_node *at, struct dc_node *src,
+    struct dc_node *dst, uint32_t size)
+{
+	struct dc_node *c = dc_xs_node(cx, at, DN_CALL);
+	struct dc_node *k = dc_xs_node(cx, at, DN_INT);
+
+	k->n_ival = size;
+	dc_type_int(&k->n_type, 8, 0);
+	c->n_str = "bcopy";
+	c->n_ival = DIF_SUBR_BCOPY;
+	c->n_args = dc_alloc(cx, 3 * sizeof (c->n_args[0]));
+	c->n_args[0] = src;
+	c->n_args[1] = dst;
+	c->n_args[2] = k;
+	c->n_nargs = 3;
+	c->n_type.ty_name = "void";
+	return c;
+}
+
+/*
+ * n becomes the whole translation "xlate <T> (e)" of x (x's type is the
+ * struct T, or the pointer T * that n dereferences): as dtrace builds it,
+ * zeroed scratch memory of T's size (alloca) with every member the
+ * translator defines stored into it, in declaration order, from its
+ * expression with the parameter bound to e.  Scalars are stored, strings
+ * and structs copied (bcopy, at most the member's size).  The value is
+ * the memory's address, typed T: print(), trace() and struct assignment
+ * take it like any struct.  Members without a conversion stay 0.
+ */
+void
+dc_decl_xlate_sou(struct dc_ctx *cx, struct dc_node *n, struct dc_node *x)
+{
+	const struct dc_xlator *xl;
+	const struct dc_member *m;
+	struct dc_type out = x->n_type, pt;
+	struct dc_node **st, *s, *c, *mem, *call, *k, *addr;
+	struct dc_var *v;
+	uint32_t off, size;
+	char name[32];
+	int i, ns = 0;
+
+	if (out.ty_kind == DC_PTR) {
+		out.ty_kind = DC_STRUCT;
+		out.ty_size = out.ty_sou != NULL ? out.ty_sou->so_size : 0;
+		if (out.ty_name != NULL && strlen(out.ty_name) > 2 &&
+		    strcmp(out.ty_name + strlen(out.ty_name) - 2, " *") == 0)
+			out.ty_name = dc_strndup(cx, out.ty_name,
+			    strlen(out.ty_name) - 2);
+	}
+	dc_type_expr(cx, x->n_a);
+	xl = dc_xlator_find(cx, &out, &x->n_a->n_type);
+	if (xl == NULL)
+		dc_error(cx, x->n_line, x->n_col, "D_XLATE_NONE", "no translator to %s from %s is defined", out.ty_name, x->n_a->n_type.ty_name);
+	if (out.ty_sou == NULL || out.ty_sou->so_size == 0)
+		dc_error(cx, x->n_line, x->n_col, "D_XLATE_SOU", "xlate <%s> of a whole struct needs a struct defined in D; use xlate <T> (e).member", out.ty_name);
+	snprintf(name, sizeof (name), "%%xlate%u", cx->cx_nxlsou++);
+	name[sizeof (name) - 1] = '\0';
+	v = dc_var_get(cx, dc_strndup(cx, name, strlen(name)), DS_LOCAL,
+	    x->n_line, x->n_col);
+	dc_type_ptr_to(&pt, &out);
+	v->va_type = pt;
+	v->va_typed = 1;
+	st = dc_alloc(cx, sizeof (st[0]) * (size_t)(xl->xl_n + 1));
+	/* this->%xlateN = alloca(sizeof (T)) */
+	s = dc_xs_node(cx, x, DN_ASSIGN);
+	s->n_op = DT_ASSIGN;
+	s->n_a = dc_xs_var(cx, x, v->va_name);
+	call = dc_xs_node(cx, x, DN_CALL);
+	call->n_str = "alloca";
+	k = dc_xs_node(cx, x, DN_INT);
+	k->n_ival = out.ty_size;
+	dc_type_int(&k->n_type, 8, 0);
+	call->n_args = dc_alloc(cx, sizeof (call->n_args[0]));
+	call->n_args[0] = k;
+	call->n_nargs = 1;
+	s->n_b = call;
+	dc_type_expr(cx, s);
+	st[ns++] = s;
+	for (i = 0; i < xl->xl_n; i++) {
+		off = 0;
+		m = dc_sou_member(out.ty_sou, xl->xl_names[i], &off);
+		if (m == NULL)
+			continue;	/* D_XLATE_MEMB when declared */
+		c = dc_clone(cx, xl->xl_exprs[i], xl->xl_param, x->n_a);
+		dc_type_expr(cx, c);
+		mem = dc_xs_node(cx, x, DN_MEMBER);
+		mem->n_a = dc_xs_var(cx, x, v->va_name);
+		mem->n_str = xl->xl_names[i];
+		if (m->me_type.ty_kind == DC_INT ||
+		    m->me_type.ty_kind == DC_PTR) {
+			s = dc_xs_node(cx, x, DN_ASSIGN);
+			s->n_op = DT_ASSIGN;
+			s->n_a = mem;
+			s->n_b = c;
+			dc_type_expr(cx, s);
+			st[ns++] = s;
+			continue;
+		}
+		/* a string, char array or struct member: copied */
+		if (c->n_type.ty_kind != DC_STRING &&
+		    c->n_type.ty_kind != DC_STRUCT &&
+		    c->n_type.ty_kind != DC_ARRAY)
+			dc_error(cx, c->n_line, c->n_col, "D_XLATE_INCOMPAT", "translator member %s of type %s cannot be assigned a value of type %s", xl->xl_names[i], m->me_type.ty_name, c->n_type.ty_name);
+		size = m->me_type.ty_kind == DC_STRING ? dc_strsize(cx) :
+		    m->me_type.ty_size;
+		if (c->n_type.ty_kind == DC_STRING && size > dc_strsize(cx))
+			size = dc_strsize(cx);
+		if (c->n_type.ty_kind != DC_STRING && size > c->n_type.ty_size)
+			size = c->n_type.ty_size;
+		addr = dc_xs_node(cx, x, DN_ADDR);
+		addr->n_a = mem;
+		dc_type_expr(cx, addr);
+		st[ns++] = dc_xs_bcopy(cx, x, c, addr, size);
+	}
+	memset(n, 0, sizeof (*n));
+	n->n_kind = DN_XLSOU;
+	n->n_line = x->n_line;
+	n->n_col = x->n_col;
+	n->n_args = st;
+	n->n_nargs = ns;
+	n->n_a = dc_xs_var(cx, x, v->va_name);
+	dc_type_expr(cx, n->n_a);
+	n->n_type = out;
+	n->n_depth = 1;
 }

@@ -67,6 +67,8 @@ struct dc_type {
 	struct dc_sou	*ty_sou;	/* STRUCT, or PTR to it: D-defined */
 	uint32_t	ty_bits;	/* bitfield member: width, else 0 */
 	int		ty_float;	/* INT holding float/double bytes */
+	struct dc_sou	*ty_elsou;	/* ARRAY of D structs: element */
+	const char	*ty_elname;	/* ARRAY: element type's name */
 };
 
 /* A struct or union defined in D (dc_decl.c), laid out by C rules. */
@@ -145,7 +147,9 @@ enum dc_nkind {
 	DN_DEREF,	/* *n_a */
 	DN_ADDR,	/* &n_a */
 	DN_AGG,		/* @name as an argument (printa, clear, ...) */
-	DN_XLATE	/* xlate <n_type> (n_a) */
+	DN_XLATE,	/* xlate <n_type> (n_a) */
+	DN_XLSOU	/* a whole translated struct (dc_decl.c): typed
+			   statements n_args, then n_a, its address */
 };
 
 struct dc_node {
@@ -257,6 +261,8 @@ struct dc_ctx {
 	jmp_buf		cx_jmp;
 	struct dc_chunk	*cx_arena;
 	struct btf	*cx_btf;
+	struct btf	*cx_btf_base;	/* cx_btf is a module's split BTF
+					   on this vmlinux BTF (dc_btf.c) */
 	struct dc_clause *cx_clauses;
 	struct dc_clause **cx_tail;
 	uint64_t	cx_optv[DTRACEOPT_MAX];
@@ -268,12 +274,15 @@ struct dc_ctx {
 	struct dc_sou	*cx_sous;	/* D-defined structs and unions */
 	struct dc_xlator *cx_xlators;
 	int		cx_sounest;	/* struct definitions being parsed */
+	int		cx_intypedef;	/* parsing a typedef's type */
+	uint32_t	cx_nxlsou;	/* whole translations so far */
 	struct dc_clause *cx_clause;	/* clause being parsed, or NULL */
 	int		cx_destructive;	/* -w / option destructive */
 	int		cx_zdefs;	/* -Z: allow probes matching nothing */
 	int		cx_declstate;	/* lexer: inside a declaration */
 	int		cx_defaultargs;	/* option defaultargs */
 	int		cx_errtags;	/* option errtags */
+	int		cx_droptags;	/* option droptags */
 	int		cx_engine;	/* option engine: 0 auto, 1 user, 2 kern */
 	int		cx_region;	/* option region: buffers in the
 					   reserved region (kio.h) */
@@ -310,6 +319,12 @@ void dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
 void dc_decl_translator(struct dc_ctx *cx);
 int dc_decl_member(struct dc_ctx *cx, struct dc_node *n);
 void dc_decl_xlate(struct dc_ctx *cx, struct dc_node *n);
+struct dc_node *dc_decl_xlate_of(struct dc_ctx *cx, const struct dc_node *n);
+void dc_decl_xlate_sou(struct dc_ctx *cx, struct dc_node *n,
+    struct dc_node *x);
+
+/* dc_lib.c */
+void dc_lib_load(struct dc_ctx *cx);
 uint32_t dc_decl_offsetof(struct dc_ctx *cx, const struct dc_type *ty,
     const char *member, int line, int col);
 uint32_t dc_type_align(const struct dc_type *ty);
@@ -363,6 +378,7 @@ int dc_const(const struct dc_node *n, int64_t *v);
 void dc_btf_load(struct dc_ctx *cx, int line, int col);
 void dc_btf_member(struct dc_ctx *cx, struct dc_node *n);
 uint32_t dc_btf_struct_id(struct dc_ctx *cx, const char *name);
+/* args[i] typed from BTF: fbt, sdt and syscall probes (see dc_btf.c) */
 int dc_btf_fbt_arg(struct dc_ctx *cx, const struct dc_node *n, uint64_t i,
     struct dc_type *ty);
 void dc_btf_sou(struct dc_ctx *cx, const char *name, int isunion,

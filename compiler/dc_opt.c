@@ -231,7 +231,7 @@ static int
 dc_opt_compiler(struct dc_ctx *cx, const char *name, const char *v,
     int line, int col)
 {
-	static const char *const ignored[] = { "droptags", "cpp", "cpppath",
+	static const char *const ignored[] = { "cpp", "cpppath",
 	    "incdir", "define", "undef", "stdc", "encoding", "version",
 	    "linkmode", "ldpath", "libdir", "nolibs", "pspec", "tree",
 	    "verbose", "evaltime", "iregs", "tregs", "late", "amin",
@@ -241,6 +241,8 @@ dc_opt_compiler(struct dc_ctx *cx, const char *name, const char *v,
 
 	if (strcmp(name, "errtags") == 0)
 		cx->cx_errtags = 1;
+	else if (strcmp(name, "droptags") == 0)
+		cx->cx_droptags = 1;
 	else if (strcmp(name, "defaultargs") == 0)
 		cx->cx_defaultargs = 1;
 	else if (strcmp(name, "zdefs") == 0)

@@ -330,6 +330,8 @@ ps_type_base(struct dc_ctx *cx, struct dc_type *ty)
 		dc_next(cx);
 	} else if (in != NULL && in->in_expr == NULL) {
 		*ty = in->in_type;
+		if (ty->ty_kind == DC_STRUCT || ty->ty_kind == DC_INT)
+			ty->ty_name = in->in_name;	/* print() shows it */
 		dc_next(cx);
 	} else {
 		ps_int_keywords(cx, ty);
@@ -1216,7 +1218,9 @@ ps_decl_inline(struct dc_ctx *cx, int istypedef)
 
 	memset(in, 0, sizeof (*in));
 	dc_next(cx);
+	cx->cx_intypedef = istypedef;	/* "typedef struct fwd fwd_t;" */
 	ps_type(cx, &in->in_type);
+	cx->cx_intypedef = 0;
 	if (TOK(cx) != DT_IDENT)
 		ps_syntax(cx);
 	if (dc_inline_lookup(cx, t->tk_text) != NULL)
@@ -1226,7 +1230,8 @@ ps_decl_inline(struct dc_ctx *cx, int istypedef)
 	if (!istypedef) {
 		ps_expect(cx, DT_ASSIGN);
 		in->in_expr = ps_expr(cx);
-		dc_type_expr(cx, in->in_expr);
+		if (in->in_expr->n_kind != DN_XLATE)	/* xlate: per use */
+			dc_type_expr(cx, in->in_expr);
 		if (!dc_type_compat(&in->in_type, &in->in_expr->n_type))
 			dc_error(cx, in->in_expr->n_line, in->in_expr->n_col, "D_OP_INCOMPAT", "inline %s: expression of type %s is incompatible with declared type %s", in->in_name, in->in_expr->n_type.ty_name, in->in_type.ty_name);
 	}

@@ -451,6 +451,9 @@ dc_type_var(struct dc_ctx *cx, struct dc_node *n)
 			return;
 		}
 		in = dc_inline_lookup(cx, n->n_str);
+		if (in != NULL && in->in_expr != NULL &&
+		    in->in_expr->n_kind == DN_XLATE)
+			dc_error(cx, n->n_line, n->n_col, "D_CG_DYN", "expression cannot evaluate to result of dynamic type: %s is a translation (xlate) and needs a member, as in %s->m", n->n_str, n->n_str);
 		if (in != NULL && in->in_expr != NULL) {
 			*n = *in->in_expr;
 			n->n_type = in->in_type.ty_kind == DC_INT &&
@@ -462,6 +465,22 @@ dc_type_var(struct dc_ctx *cx, struct dc_node *n)
 			dc_error(cx, n->n_line, n->n_col, "D_ARR_BADREF", "%s[ ] is an array and must be indexed", n->n_str);
 	}
 	dc_type_uservar(cx, n);
+}
+
+/*
+ * The name of what pointer type a points to, for print(): a cast or
+ * declaration named it "T *" (dc_parse.c); else "struct".
+ */
+static const char *
+dc_type_pointee_name(struct dc_ctx *cx, const struct dc_type *a)
+{
+	size_t len = a->ty_name != NULL ? strlen(a->ty_name) : 0;
+
+	if (len < 3 || strcmp(a->ty_name + len - 2, " *") != 0 ||
+	    strcmp(a->ty_name, "struct pointer") == 0)
+		return a->ty_sou != NULL && a->ty_sou->so_union ? "union" :
+		    "struct";
+	return dc_strndup(cx, a->ty_name, len - 2);
 }
 
 static void
@@ -555,6 +574,15 @@ dc_type_ptrindex(struct dc_ctx *cx, struct dc_node *n)
 	dc_type_expr(cx, n->n_args[0]);
 	if (n->n_args[0]->n_type.ty_kind != DC_INT)
 		dc_error(cx, n->n_line, n->n_col, "D_IDX_TYPE", "index of type %s is not an integer", n->n_args[0]->n_type.ty_name);
+	if (a->ty_kind == DC_ARRAY && a->ty_elsou != NULL) {
+		/* an element of an array of D structs: its address */
+		memset(&n->n_type, 0, sizeof (n->n_type));
+		n->n_type.ty_kind = DC_STRUCT;
+		n->n_type.ty_sou = a->ty_elsou;
+		n->n_type.ty_size = a->ty_elsize;
+		n->n_type.ty_name = a->ty_elname;
+		return;
+	}
 	if ((a->ty_kind != DC_PTR && a->ty_kind != DC_ARRAY) ||
 	    a->ty_sou != NULL || a->ty_btf != 0 ||
 	    (a->ty_elsize != 1 && a->ty_elsize != 2 && a->ty_elsize != 4 &&
@@ -647,6 +675,9 @@ dc_type_index(struct dc_ctx *cx, struct dc_node *n, int store)
 static void
 dc_type_memstore(struct dc_ctx *cx, struct dc_node *l)
 {
+	if (l->n_type.ty_kind == DC_STRING && l->n_kind == DN_MEMBER &&
+	    l->n_type.ty_size > 0)
+		return;		/* a string member: copied (dc_cg.c) */
 	if (!dc_type_is_scalar(&l->n_type) || (l->n_type.ty_size != 1 &&
 	    l->n_type.ty_size != 2 && l->n_type.ty_size != 4 &&
 	    l->n_type.ty_size != 8))
@@ -712,7 +743,7 @@ dc_type_lvalue(struct dc_ctx *cx, struct dc_node *l, const struct dc_type *rhs)
 	    l->n_a->n_kind != DN_XLATE)) {
 		dc_type_expr(cx, l);
 		if (l->n_type.ty_bits != 0)
-			dc_error(cx, l->n_line, l->n_col, "D_OP_WRITE", "operator = cannot store into a bitfield: kdt reads bitfields but does not write them");
+			return;		/* dc_type_bfstore() */
 		dc_type_memstore(cx, l);
 		return;
 	} else if (l->n_kind == DN_VAR) {
@@ -758,6 +789,57 @@ dc_type_struct_assign(const struct dc_node *n)
 	    n->n_b->n_type.ty_size > 0;
 }
 
+static struct dc_node *
+dc_bf_new(struct dc_ctx *cx, const struct dc_node *at, enum dc_nkind k,
+    enum dc_tok op, struct dc_node *a, struct dc_node *b, uint64_t v)
+{
+	struct dc_node *c = dc_alloc(cx, sizeof (*c));
+
+	memset(c, 0, sizeof (*c));
+	c->n_kind = k;
+	c->n_line = at->n_line;
+	c->n_col = at->n_col;
+	c->n_op = op;
+	c->n_a = a;
+	c->n_b = b;
+	c->n_ival = v;
+	if (k == DN_INT)
+		dc_type_int(&c->n_type, 8, 0);
+	return c;
+}
+
+/*
+ * n is "bf = e" or "bf op= e" on a bitfield, whose read dc_decl.c turned
+ * into ((long)unit << (64 - off - w)) >> (64 - w).  n becomes a store of
+ * the whole unit: unit = (unit & ~(m << off)) | ((v & m) << off), with
+ * m = 2^w - 1 and v the value (e, or the field op e), as C writes one.
+ */
+static void
+dc_type_bfstore(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_node *rd = n->n_a, *unit = rd->n_a->n_a->n_a, *v, *keep;
+	uint32_t w = rd->n_type.ty_bits;
+	uint32_t off = 64 - (uint32_t)rd->n_a->n_b->n_ival - w;
+	uint64_t m = w >= 64 ? ~0ull : (1ull << w) - 1;
+	struct dc_node *u2 = dc_alloc(cx, sizeof (*u2));
+
+	*u2 = *unit;
+	v = n->n_op == DT_ASSIGN ? n->n_b :
+	    dc_bf_new(cx, n, DN_BINARY, n->n_op, rd, n->n_b, 0);
+	keep = dc_bf_new(cx, n, DN_BINARY, DT_BAND, u2,
+	    dc_bf_new(cx, n, DN_INT, 0, NULL, NULL, ~(m << off)), 0);
+	v = dc_bf_new(cx, n, DN_BINARY, DT_SHL,
+	    dc_bf_new(cx, n, DN_BINARY, DT_BAND, v,
+	    dc_bf_new(cx, n, DN_INT, 0, NULL, NULL, m), 0),
+	    dc_bf_new(cx, n, DN_INT, 0, NULL, NULL, off), 0);
+	n->n_op = DT_ASSIGN;
+	n->n_a = unit;
+	n->n_b = dc_bf_new(cx, n, DN_BINARY, DT_BOR, keep, v, 0);
+	dc_type_expr(cx, n->n_b);
+	dc_type_lvalue(cx, unit, &n->n_b->n_type);
+	n->n_type = unit->n_type;
+}
+
 void
 dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 {
@@ -796,6 +878,12 @@ dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 		}
 	}
 	dc_type_lvalue(cx, n->n_a, r);
+	if (n->n_a->n_type.ty_bits != 0) {
+		if (!dc_type_is_scalar(r) || r->ty_kind == DC_PTR)
+			dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator %s operands have incompatible types: bitfield %s = %s", n->n_op == DT_ASSIGN ? "=" : dc_tok_name(n->n_op), n->n_a->n_type.ty_name, r->ty_name);
+		dc_type_bfstore(cx, n);
+		return;
+	}
 	if (!dc_type_compat(&n->n_a->n_type, r) &&
 	    !(n->n_op == DT_ASSIGN && dc_type_strptr(&n->n_a->n_type, r)))
 		dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPAT", "operator %s operands have incompatible types: %s = %s", n->n_op == DT_ASSIGN ? "=" : dc_tok_name(n->n_op), n->n_a->n_type.ty_name, r->ty_name);
@@ -817,6 +905,8 @@ static void
 dc_type_incdec(struct dc_ctx *cx, struct dc_node *n)
 {
 	dc_type_lvalue(cx, n->n_a, NULL);
+	if (n->n_a->n_type.ty_bits != 0)
+		dc_error(cx, n->n_line, n->n_col, "D_OP_WRITE", "operator %s cannot be applied to a bitfield: kdt writes bitfields with = and op= only", dc_tok_name(n->n_op));
 	if (!dc_type_is_scalar(&n->n_a->n_type))
 		dc_error(cx, n->n_line, n->n_col, "D_OP_SCALAR", "operator %s requires a scalar operand, not %s", dc_tok_name(n->n_op), n->n_a->n_type.ty_name);
 	if (dc_type_voidptr(&n->n_a->n_type))
@@ -837,7 +927,7 @@ dc_type_deref(struct dc_ctx *cx, struct dc_node *n)
 		n->n_type.ty_btf = a->ty_btf;
 		n->n_type.ty_sou = a->ty_sou;
 		n->n_type.ty_size = a->ty_elsize;
-		n->n_type.ty_name = "struct";
+		n->n_type.ty_name = dc_type_pointee_name(cx, a);
 		return;
 	}
 	if (a->ty_elsize == 0)
@@ -908,14 +998,32 @@ dc_type_expr(struct dc_ctx *cx, struct dc_node *n)
 	case DN_INCDEC: dc_type_incdec(cx, n); return;
 	case DN_INDEX: dc_type_index(cx, n, 0); return;
 	case DN_CALL: dc_type_call(cx, n); return;
+	case DN_XLSOU:
+		return;		/* typed when built */
 	case DN_XLATE:
-		dc_error(cx, n->n_line, n->n_col, "D_XLATE_MEMB", "xlate( ) must be followed by a member: xlate <T> (e).m or xlate <T *> (e)->m");
+		if (n->n_type.ty_kind == DC_STRUCT) {	/* whole struct */
+			struct dc_node *x = dc_alloc(cx, sizeof (*x));
+
+			*x = *n;
+			dc_decl_xlate_sou(cx, n, x);
+			return;
+		}
+		dc_error(cx, n->n_line, n->n_col, "D_CG_DYN", "expression cannot evaluate to result of dynamic type: xlate( ) needs a member, as in xlate <T> (e).m or xlate <T *> (e)->m");
 	case DN_MEMBER:
-		if (n->n_a->n_kind == DN_XLATE) {
+		if (dc_decl_xlate_of(cx, n->n_a) != NULL) {
 			dc_decl_xlate(cx, n);
 			return;
 		}
 		break;
+	case DN_DEREF: {
+		struct dc_node *x = dc_decl_xlate_of(cx, n->n_a);
+
+		if (x != NULL && x->n_type.ty_kind == DC_PTR) {
+			dc_decl_xlate_sou(cx, n, x);	/* *xlate <T *> e */
+			return;
+		}
+		break;
+	}
 	case DN_ADDR:
 		if (n->n_a->n_kind == DN_AGG)
 			dc_error(cx, n->n_line, n->n_col, "D_ADDROF_VAR", "operator & cannot take the address of aggregation @%s", n->n_a->n_str);
