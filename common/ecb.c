@@ -173,6 +173,140 @@ ecb_cpu_alloc(struct ecb_state *es, struct ecb_cpu *ec, uint32_t cpu,
 	return agg_buf_init(ec->ec_agg, p->ep_aggsize, cpu, err);
 }
 
+/*
+ * One precompiled simple aggregation (ecb.h): where each key value comes
+ * from and goes.  A value is a constant (es_var 0) or a gate variable.
+ */
+#define ECB_SIMPLE_KEYS	4
+struct ecb_sval {
+	uint32_t	sv_var;		/* DIF_VAR_*, 0: the constant sv_k */
+	uint32_t	sv_off;		/* key: offset in the key, ... */
+	uint32_t	sv_size;	/* ... and bytes (1, 2, 4, 8) */
+	uint32_t	sv_pad;
+	uint64_t	sv_k;
+};
+
+struct ecb_simple {
+	uint32_t	es_ok;
+	uint32_t	es_nkeys;
+	uint32_t	es_hasarg;	/* an AGGARG (lquantize's increment...) */
+	uint32_t	es_hasval;	/* AGG has DIF (count() has none: 1) */
+	const struct dof_agg *es_ag;
+	struct ecb_sval	es_key[ECB_SIMPLE_KEYS];
+	struct ecb_sval	es_arg;
+	struct ecb_sval	es_val;
+};
+
+/* "setx K, %rN; ret %rN" (or no DIF): a constant.  Probe context. */
+static int
+ecb_const_difo(const struct dif_object *d)
+{
+	return d == NULL || (d->do_textlen == 2 &&
+	    DIF_INSTR_OP(d->do_text[0]) == DIF_OP_SETX &&
+	    DIF_INSTR_OP(d->do_text[1]) == DIF_OP_RET);
+}
+
+static int ecb_gate_readable(uint32_t v);
+
+/* A DIF object that is "setx K; ret" or "ldgs VAR; ret" (gate VAR). */
+static int
+ecb_sval_make(const struct dif_object *d, struct ecb_sval *sv)
+{
+	uint32_t i0;
+
+	if (d == NULL || d->do_textlen != 2)
+		return 0;
+	i0 = d->do_text[0];
+	if (d->do_text[1] != (((uint32_t)DIF_OP_RET << 24) |
+	    DIF_INSTR_RD(i0)))
+		return 0;
+	switch (DIF_INSTR_OP(i0)) {
+	case DIF_OP_SETX:
+		if (DIF_INSTR_INTEGER(i0) >= d->do_intlen)
+			return 0;
+		sv->sv_var = 0;
+		sv->sv_k = d->do_inttab[DIF_INSTR_INTEGER(i0)];
+		return 1;
+	case DIF_OP_LDGS:
+		if (!ecb_gate_readable(DIF_INSTR_VAR(i0)))
+			return 0;
+		sv->sv_var = DIF_INSTR_VAR(i0);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Setup context: is ECB "i" a simple aggregation?  Fills "sa". */
+static void
+ecb_simple_make(const struct ecb_state *es, uint32_t i, struct ecb_simple *sa)
+{
+	const struct dof_enabling *den = es->es_den;
+	const struct dof_lecb *le = &den->den_ecbs[i];
+	const struct dof_laction *la;
+	struct ecb_sval *sv;
+	uint32_t a;
+
+	sa->es_ok = 0;
+	if (es->es_commits || le->le_size != 0 || le->le_nacts < 2 ||
+	    (le->le_pred != NULL && !ecb_gate_pred(&es->es_fastpred[i])))
+		return;
+	for (a = 0; a < le->le_nacts; a++) {
+		la = &le->le_acts[a];
+		switch (la->la_role) {
+		case DOF_ROLE_AGGVAR:
+			if (a != 0 || !ecb_const_difo(la->la_difo) ||
+			    la->la_aggid < 1 || la->la_aggid > den->den_naggs)
+				return;
+			sa->es_ag = &den->den_aggs[la->la_aggid - 1];
+			break;
+		case DOF_ROLE_AGGKEY:
+			if (sa->es_ag == NULL || la->la_difo == NULL ||
+			    sa->es_nkeys == ECB_SIMPLE_KEYS ||
+			    la->la_kind == DTRACEACT_STACK ||
+			    la->la_kind == DTRACEACT_USTACK ||
+			    la->la_rec_isstr ||
+			    (la->la_difo->do_rtype.dtdt_flags &
+			    DIF_TF_BYREF) != 0 ||
+			    (la->la_rec_size != 1 && la->la_rec_size != 2 &&
+			    la->la_rec_size != 4 && la->la_rec_size != 8) ||
+			    la->la_rec_off + (uint64_t)la->la_rec_size >
+			    sa->es_ag->ag_keysize)
+				return;
+			sv = &sa->es_key[sa->es_nkeys];
+			if (!ecb_sval_make(la->la_difo, sv))
+				return;
+			sv->sv_off = la->la_rec_off;
+			sv->sv_size = la->la_rec_size;
+			sa->es_nkeys++;
+			break;
+		case DOF_ROLE_AGGARG:
+			if (sa->es_ag == NULL || sa->es_hasarg ||
+			    !ecb_sval_make(la->la_difo, &sa->es_arg))
+				return;
+			sa->es_hasarg = 1;
+			break;
+		case DOF_ROLE_AGG:
+			if (sa->es_ag == NULL || a != le->le_nacts - 1 ||
+			    la->la_aggid != sa->es_ag->ag_id ||
+			    la->la_aggid < 1 || la->la_aggid > den->den_naggs ||
+			    &den->den_aggs[la->la_aggid - 1] != sa->es_ag)
+				return;
+			sa->es_hasval = la->la_difo != NULL;
+			if (sa->es_hasval &&
+			    !ecb_sval_make(la->la_difo, &sa->es_val))
+				return;
+			break;
+		default:
+			return;
+		}
+	}
+	/* every key of the aggregation, each once, in its place */
+	if (sa->es_ag == NULL || sa->es_nkeys != sa->es_ag->ag_nkeys)
+		return;
+	sa->es_ok = 1;
+}
+
 /* Setup context (allocates). */
 int
 ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
@@ -217,6 +351,15 @@ ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
 	    (rv = spec_create(&es->es_spec, p->ep_nspec, p->ep_ncpu,
 	    p->ep_specsize, err)) != 0)
 		goto fail;
+	es->es_simple = kenv_zalloc((uint64_t)(den->den_necbs + 1) *
+	    sizeof (*es->es_simple));
+	if (es->es_simple == NULL) {
+		rv = ecb_nomem(err, "aggregation fast paths",
+		    (uint64_t)(den->den_necbs + 1) * sizeof (*es->es_simple));
+		goto fail;
+	}
+	for (cpu = 0; cpu < den->den_necbs; cpu++)
+		ecb_simple_make(es, cpu, &es->es_simple[cpu]);
 	es->es_cpus = kenv_zalloc((uint64_t)p->ep_ncpu * sizeof (*es->es_cpus));
 	if (es->es_cpus == NULL) {
 		rv = ecb_nomem(err, "per-CPU runner state",
@@ -260,6 +403,7 @@ ecb_destroy(struct ecb_state *es)
 	}
 	ecb_free(es->es_cpus);
 	ecb_free(es->es_fastpred);
+	ecb_free(es->es_simple);
 	spec_destroy(es->es_spec);
 	ecb_free(es->es_varea);
 	kenv_free(es);
@@ -615,14 +759,6 @@ ecb_act_agg(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
 	r->er_has_incr = 0;
 }
 
-/* "setx K, %rN; ret %rN" (or no DIF): a constant.  Probe context. */
-static int
-ecb_const_difo(const struct dif_object *d)
-{
-	return d == NULL || (d->do_textlen == 2 &&
-	    DIF_INSTR_OP(d->do_text[0]) == DIF_OP_SETX &&
-	    DIF_INSTR_OP(d->do_text[1]) == DIF_OP_RET);
-}
 
 /* Run action "i" by its role.  0 or -EFAULT.  Probe context. */
 static int
@@ -989,6 +1125,93 @@ ecb_gate_open(const struct ecb_state *es, const struct ecb_probe *ep,
 			return 1;
 	}
 	return 0;
+}
+
+/* Setup context. */
+int
+ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep)
+{
+	uint32_t i;
+
+	if (ep->ep_necbs == 0)
+		return 0;
+	for (i = 0; i < ep->ep_necbs; i++)
+		if (ep->ep_ecbs[i].er_ecb >= es->es_den->den_necbs ||
+		    !es->es_simple[ep->ep_ecbs[i].er_ecb].es_ok)
+			return 0;
+	return 1;
+}
+
+/* A simple aggregation's value, read as the DIF would.  Probe context. */
+static uint64_t
+ecb_sval(const struct ecb_sval *sv, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args)
+{
+	uint32_t n;
+
+	if (sv->sv_var == 0)
+		return sv->sv_k;
+	n = sv->sv_var - DIF_VAR_ARG0;
+	return n < ECB_GATE_NARGS ? args[n] : ecb_gate_var(sv->sv_var, ep, cpu);
+}
+
+/*
+ * Probe context: no locks, no allocation, no sleeping; irqs off.  What
+ * ecb_fire_errno() and ecb_run_ecb() do for these ECBs, in their order:
+ * the state test per ECB, the predicate, the key cleared to the
+ * aggregation's key size and filled as ecb_put_val() stores integers, the
+ * increment (AGGARG) and value, agg_update().
+ */
+void
+ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args)
+{
+	const struct ecb_simple *sa;
+	const struct ecb_sval *sv;
+	const struct dof_lecb *le;
+	struct ecb_cpu *ec;
+	uint32_t i, k, e;
+	int64_t incr;
+	uint64_t v;
+
+	if (cpu >= es->es_ncpu || !ecb_may_run(es, ep))
+		return;
+	ec = &es->es_cpus[cpu];
+	if (ec->ec_busy) {
+		if (ec->ec_rc != NULL)
+			KENV_WRITE_ONCE(ec->ec_rc->rc_drops,
+			    ec->ec_rc->rc_drops + 1);
+		return;
+	}
+	ec->ec_busy = 1;
+	for (i = 0; i < ep->ep_necbs; i++) {
+		if (!ecb_may_run(es, ep))
+			continue;
+		e = ep->ep_ecbs[i].er_ecb;
+		sa = &es->es_simple[e];
+		le = &es->es_den->den_ecbs[e];
+		if (le->le_pred != NULL) {
+			k = es->es_fastpred[e].fp_var - DIF_VAR_ARG0;
+			v = k < ECB_GATE_NARGS ? args[k] :
+			    ecb_gate_var(es->es_fastpred[e].fp_var, ep, cpu);
+			if (!dif_fastpred_test(&es->es_fastpred[e], v))
+				continue;
+		}
+		if (sa->es_ag->ag_keysize != 0)
+			memset(ec->ec_key, 0, sa->es_ag->ag_keysize);
+		for (k = 0; k < sa->es_nkeys; k++) {
+			sv = &sa->es_key[k];
+			ecb_store_int(ec->ec_key + sv->sv_off,
+			    ecb_sval(sv, ep, cpu, args), sv->sv_size);
+		}
+		incr = sa->es_hasarg ?
+		    (int64_t)ecb_sval(&sa->es_arg, ep, cpu, args) : 1;
+		v = sa->es_hasval ? ecb_sval(&sa->es_val, ep, cpu, args) : 1;
+		if (ec->ec_agg != NULL)
+			(void) agg_update(ec->ec_agg, sa->es_ag, ec->ec_key,
+			    (int64_t)v, incr);
+	}
+	ec->ec_busy = 0;
 }
 
 /* Probe context: no locks, no allocation, no sleeping; irqs off. */

@@ -167,6 +167,8 @@ struct ecb_state {
 	uint32_t	es_commits;	/* a commit() or discard() exists: only
 					   then can a firing find speculations
 					   to finish (spec_clean) */
+	struct ecb_simple *es_simple;	/* [den_necbs]: ecb_fire_simple()'s
+					   precompiled ECBs (ecb.c) */
 };
 
 /*
@@ -250,6 +252,22 @@ int ecb_gate_open(const struct ecb_state *es, const struct ecb_probe *ep,
 const struct dif_fastpred *ecb_gate_single(const struct ecb_state *es,
     const struct ecb_probe *ep);
 uint64_t ecb_gate_var(uint32_t var, const struct ecb_probe *ep, uint32_t cpu);
+
+/*
+ * Simple aggregations: a probe whose every ECB is "@[K1, ...] = AGG(V)"
+ * -- no predicate or a gate-shaped one (above), integer keys and value
+ * each a constant or a gate variable (arg0..arg5, pid, tid, uid, gid,
+ * ppid, cpu, id), AGG one of every aggregating function, nothing recorded
+ * -- can be fired by ecb_fire_simple() with the handler's six register
+ * arguments: the same updates as ecb_fire() makes, without a probe
+ * context, a DIF machine or a staging record.  ecb_simple_usable() (setup)
+ * says whether "ep" is such a probe; ecb_fire_simple() (probe context,
+ * interrupts off, on "cpu") is then interchangeable with ecb_fire() for it
+ * (test_ecb checks both give the same aggregation buffer).
+ */
+int ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep);
+void ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args);
 
 /*
  * Drain speculations other CPUs committed or discarded while this CPU

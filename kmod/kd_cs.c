@@ -316,6 +316,10 @@ kd_build_ecbrefs(struct kd_cstate *cs, uint32_t fprobe, uint32_t fpair)
 		kp = cs->cs_probes[i];
 		kp->kp_ep.ep_ecbs = kp->kp_ecbs;
 		kp->kp_ep.ep_necbs = kp->kp_necbs;
+		/* a module's probes, after the runner exists (else kd_arm) */
+		if (cs->cs_es != NULL)
+			kp->kp_simple = ecb_simple_usable(cs->cs_es,
+			    &kp->kp_ep);
 	}
 	return 0;
 }
@@ -730,6 +734,9 @@ kd_arm(struct kd_cstate *cs)
 	uint32_t p;
 	int rv;
 
+	for (p = 0; p < cs->cs_nprobes; p++)
+		cs->cs_probes[p]->kp_simple = ecb_simple_usable(cs->cs_es,
+		    &cs->cs_probes[p]->kp_ep);
 	for (p = 0; p < kd_nprovs; p++) {
 		rv = kd_provs[p]->pv_enable(cs);
 		if (rv < 0)

@@ -148,6 +148,9 @@ struct kd_probe {
 					   before building anything (set when
 					   armed) */
 	const struct dif_fastpred *kp_gate1;	/* ecb_gate_single() */
+	uint32_t	kp_simple;	/* ecb_simple_usable(): kd_run() fires
+					   it with ecb_fire_simple() (set by
+					   kd_cs.c once the runner exists) */
 	struct ecb_ref	*kp_ecbs;	/* in ECB order */
 	void		*kp_priv;	/* provider's; freed by pv_free */
 	union {

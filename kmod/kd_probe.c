@@ -112,8 +112,13 @@ kd_run(struct kd_probe *kp, const uint64_t *args, int32_t err,
 		prev_entry = this_cpu_read(kd_probe_entry);
 		this_cpu_write(kd_probe_regs, regs);
 		this_cpu_write(kd_probe_entry, at_entry);
-		ecb_fire_errno(cs->cs_es, &kp->kp_ep, raw_smp_processor_id(),
-		    args, 0, err);	/* timestamp: when needed (ecb.c) */
+		if (kp->kp_simple && args != NULL)	/* ecb.h */
+			ecb_fire_simple(cs->cs_es, &kp->kp_ep,
+			    raw_smp_processor_id(), args);
+		else
+			ecb_fire_errno(cs->cs_es, &kp->kp_ep,
+			    raw_smp_processor_id(), args, 0,
+			    err);	/* timestamp: when needed (ecb.c) */
 		this_cpu_write(kd_probe_regs, prev);
 		this_cpu_write(kd_probe_entry, prev_entry);
 	}

@@ -312,6 +312,74 @@ START_TEST(test_gate_agrees_with_fire)
 }
 END_TEST
 
+/*
+ * Simple aggregations (ecb.h): ecb_fire_simple() leaves exactly the
+ * aggregation buffer ecb_fire() leaves, byte for byte, for every program
+ * it accepts; the others are refused.
+ */
+START_TEST(test_simple_agg_same_as_fire)
+{
+	static const struct {
+		const char *src;
+		int usable;
+	} progs[] = {
+		{ "tick-1sec { @ = count(); }", 1 },
+		{ "tick-1sec { @[arg0] = count(); }", 1 },
+		{ "tick-1sec /arg1 > 5/ { @[pid, arg2] = sum(arg3); }", 1 },
+		{ "tick-1sec { @ = quantize(arg0); }", 1 },
+		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10); }", 1 },
+		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10, arg1); }", 1 },
+		{ "tick-1sec { @ = llquantize(arg0, 10, 0, 6, 20); }", 1 },
+		{ "tick-1sec { @[id, uid] = stddev(arg0); }", 1 },
+		{ "tick-1sec { @ = avg(arg0); } tick-1sec { @c[cpu] = min(arg1); }"
+		  " tick-1sec /arg2 != 3/ { @m[arg4, 7] = max(arg5); }", 1 },
+		{ "tick-1sec { @a = count(); @b = max(arg0); }", 0 },
+		{ "tick-1sec { @[execname] = count(); }", 0 },
+		{ "tick-1sec { trace(arg0); @ = count(); }", 0 },
+		{ "tick-1sec { @[arg0 + 1] = count(); }", 0 },
+		{ "tick-1sec /arg0 == 1 || arg1 == 2/ { @ = count(); }", 0 },
+		{ "tick-1sec { @ = count(); } tick-1sec { trace(1); }", 0 },
+	};
+	static const uint64_t vals[] = { 0, 1, 3, 5, 6, 7, 42, 99, 100, 1000,
+	    (uint64_t)-1, (uint64_t)-7, 0x8000000000000000ULL };
+	const uint32_t nv = sizeof (vals) / sizeof (vals[0]);
+	uint64_t args[DIF_NARGS];
+	const struct agg_buf *a1, *a2;
+	uint32_t i, x, a;
+	struct te t1, t2;
+
+	for (i = 0; i < sizeof (progs) / sizeof (progs[0]); i++) {
+		te_setup(&t1, progs[i].src);
+		ck_assert_msg(ecb_simple_usable(t1.t_es, &t1.t_probes[3]) ==
+		    progs[i].usable, "%s: usable should be %d", progs[i].src,
+		    progs[i].usable);
+		if (!progs[i].usable) {
+			te_free(&t1);
+			continue;
+		}
+		te_setup(&t2, progs[i].src);
+		ecb_set_state(t1.t_es, ECB_ST_ACTIVE);
+		ecb_set_state(t2.t_es, ECB_ST_ACTIVE);
+		for (x = 0; x < 3 * nv; x++) {
+			for (a = 0; a < DIF_NARGS; a++)
+				args[a] = vals[(x * (a + 1) + a) % nv];
+			ecb_fire(t1.t_es, &t1.t_probes[3], 0, args, 1000);
+			ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0, args);
+		}
+		a1 = t1.t_es->es_cpus[0].ec_agg;
+		a2 = t2.t_es->es_cpus[0].ec_agg;
+		ck_assert_ptr_nonnull(a1);
+		ck_assert_uint_gt(a1->ab_nents, 0);
+		ck_assert_msg(a1->ab_size == a2->ab_size &&
+		    memcmp(a1, a2, a1->ab_size) == 0,
+		    "%s: the buffers differ (%u and %u entries)",
+		    progs[i].src, a1->ab_nents, a2->ab_nents);
+		te_free(&t1);
+		te_free(&t2);
+	}
+}
+END_TEST
+
 START_TEST(test_records_hold_integers_and_strings)
 {
 	struct te t;
@@ -611,6 +679,7 @@ ecb_suite(void)
 
 	tcase_add_test(tc, test_predicate_selects_firings);
 	tcase_add_test(tc, test_gate_agrees_with_fire);
+	tcase_add_test(tc, test_simple_agg_same_as_fire);
 	tcase_add_test(tc, test_records_hold_integers_and_strings);
 	tcase_add_test(tc, test_empty_clause_writes_header_only_record);
 	tcase_add_test(tc, test_aggregations_update_the_cpu_buffer);
