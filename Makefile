@@ -33,7 +33,8 @@ CFLAGS		?= -O2
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
 LIBS		:= -lelf -lz $(shell pkg-config --libs libbpf 2>/dev/null) \
-		   -llzo2 -lsnappy -lzstd
+		   -llzo2 -lsnappy -lzstd \
+		   -ldwarf	# consumer/kc_sym.c: source lines (libdwarf-dev)
 CHECK_LIBS	:= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # The crash(8) extension kdt.so (mdb-module/).  Only kdt.c includes crash's

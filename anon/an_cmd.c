@@ -175,8 +175,14 @@ an_plan_print(const struct an_plan *ap, FILE *out)
 	fprintf(out, ", metadata for up to %u probes; minimum 0x%" PRIx64 ", %s\n",
 	    as->as_nprobes, as->as_need, as->as_size_set ?
 	    "-x regionsize" : "rounded up to 2 MiB");
-	fprintf(out, "  kernel memory kdt.ko allocates at boot (not in the region): dynvarsize %" PRIu64 ", specsize %" PRIu64 " x nspec %u\n",
-	    as->as_dynvarsize, as->as_specsize, as->as_nspec);
+	/* speculations and variables: in the region (an_size.c) */
+	if (as->as_specarea != 0)
+		fprintf(out, "  speculations in the region: %" PRIu64 " bytes (specsize %" PRIu64 " x nspec %u x %u CPUs)\n",
+		    as->as_specarea, as->as_specsize, as->as_nspec,
+		    as->as_ncpu);
+	if (as->as_vararea != 0)
+		fprintf(out, "  variables in the region: %" PRIu64 " bytes (tables, global values, dynvarsize %" PRIu64 ")\n",
+		    as->as_vararea, as->as_dynvarsize);
 	an_boot_words(words, sizeof (words), as->as_size, ap->ap_addr,
 	    AN_Q_PLAIN);
 	if (ap->ap_addr_unknown)

@@ -47,9 +47,11 @@ struct an_size {
 	uint64_t	as_bufsize;	/* principal bytes per CPU asked */
 	int		as_bufsize_set;	/* ... by the program's bufsize */
 	uint64_t	as_aggsize;	/* aggregation bytes per CPU, 0: none */
-	uint64_t	as_dynvarsize;	/* kernel memory, not in the region */
-	uint64_t	as_specsize;	/* kernel memory, not in the region */
+	uint64_t	as_dynvarsize;	/* dynamic store in as_vararea */
+	uint64_t	as_specsize;	/* bytes per buffer in as_specarea */
 	uint32_t	as_nspec;
+	uint64_t	as_specarea;	/* speculation area bytes, 0: none */
+	uint64_t	as_vararea;	/* variable area bytes, 0: none */
 	uint32_t	as_ndesc;	/* probe descriptions in the DOF */
 	uint32_t	as_nprobes;	/* probes the tables are sized for */
 	uint64_t	as_need;	/* rgn_size_for(): the minimum */

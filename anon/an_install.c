@@ -134,8 +134,14 @@ an_wlist_build(struct an_plan *ap, struct an_wlist *wl, FILE *err)
 	char words[256], *s;
 
 	memset(wl, 0, sizeof (*wl));
+	/*
+	 * 0600: only root's hooks read the enabling (what the administrator
+	 * traces is no other user's business); the rest is 0644 (kdt.ko, as
+	 * under /lib/modules; the kernel words, as in /proc/cmdline) or 0755
+	 * (hook and boot scripts).  Nothing is group- or world-writable.
+	 */
 	an_wadd(wl, AN_STATE_DIR "/anon.dof", ap->ap_o->dco_dof,
-	    ap->ap_o->dco_dofsz, 0644);
+	    ap->ap_o->dco_dofsz, 0600);
 	if (an_wmodules(ap, wl, err) != 0)
 		return -1;
 	an_boot_words(words, sizeof (words), ap->ap_size.as_size,
@@ -466,7 +472,7 @@ an_install(struct an_plan *ap, FILE *out, FILE *err)
 {
 	struct an_manifest mn;
 	struct an_wlist wl;
-	char kv[AN_MAXKERNELS][64];
+	char kv[AN_MAXKERNELS][64], path[AN_PATHMAX];
 	uint32_t i;
 	int rv = 0, dry = ap->ap_ao->ao_dry_run;
 
@@ -484,6 +490,17 @@ an_install(struct an_plan *ap, FILE *out, FILE *err)
 		snprintf(kv[i], 64, "%s", ap->ap_ks[i].ak_kver);
 	}
 	mn.mn_nkernels = ap->ap_nks;
+	/*
+	 * Temporaries a kdt -A killed before its first manifest left beside
+	 * the files this one writes (an_remove_files() clears those of an
+	 * old manifest's files).
+	 */
+	for (i = 0; i < wl.wl_n; i++) {
+		an_path(path, sizeof (path), ap->ap_root, wl.wl_f[i].wf_path);
+		an_clear_temps(path, dry, out);
+	}
+	an_path(path, sizeof (path), ap->ap_root, AN_MANIFEST);
+	an_clear_temps(path, dry, out);
 	/*
 	 * Intent first: before any file is written, the manifest already
 	 * lists every file this install will write (with the bytes it will

@@ -14,10 +14,12 @@
  *
  *   - ncpu: the target's possible CPUs (kdt.ko uses nr_cpu_ids), read by
  *     the caller from /sys/devices/system/cpu/possible;
- *   - bufsize: the program's bufsize option, else AN_BUFSIZE_DEFAULT per
- *     CPU but no more than AN_BUFTOTAL_DEFAULT over all CPUs (and no less
- *     than AN_BUFSIZE_MIN each), so a 256-CPU machine does not reserve
- *     a gigabyte for a default;
+ *   - bufsize: the program's bufsize option, else 4 MiB per CPU but no
+ *     more than 64 MiB over all CPUs (and no less than 256 KiB each), so
+ *     a 256-CPU machine does not reserve a gigabyte for a default
+ *     (kc_anon_bufsize_default(), consumer/kc.h: kdt -a and kdt-extract
+ *     hold the region to the same rule and say when a boot with more
+ *     CPUs than this count left each a smaller buffer);
  *   - aggsize: the program's aggsize, else kdt.ko's default (256 KiB),
  *     only when it has aggregations -- the anonymous state keeps them in
  *     the region so they survive a panic;
@@ -32,10 +34,13 @@
  *     AN_PROBES_GLOB.  A 328-byte entry per probe: fbt:::entry costs
  *     about 21 MiB of table, which is what the kernel will need.
  *
- * dynvarsize and specsize x nspec are not in the region: kdt.ko allocates
- * dynamic variables and speculation buffers from kernel memory (common/
- * ecb.c), so they are reported in the plan but do not grow the
- * reservation.
+ * The speculations (a program that speculates: spec_area_size() of nspec
+ * x specsize per CPU, common/spec.h) and the variable state
+ * (dif_vstate_size(): variable tables, global values, dynvarsize of
+ * dynamic store) are in the region too: kdt.ko keeps them there for the
+ * anonymous state (kmod/kd_cs.c, kd_specvar_sizes) so kdt-extract can
+ * show uncommitted speculations and --vars after a panic.  Both come
+ * from ecb_params_init(), the sizes kdt.ko uses.
  *
  * -x regionsize overrides the result; it must still hold the minimum.
  * The limit, for both, is a quarter of the machine's RAM (kdt.ko refuses
@@ -49,10 +54,9 @@
 #include "common/dof.h"
 #include "common/dof_load.h"
 #include "common/rgn.h"
+#include "common/ecb.h"	/* ecb_params_init: speculation, variable sizes */
+#include "consumer/kc.h"
 
-#define AN_BUFSIZE_DEFAULT	(4ULL << 20)
-#define AN_BUFTOTAL_DEFAULT	(64ULL << 20)
-#define AN_BUFSIZE_MIN		(256ULL << 10)
 #define AN_AGGSIZE_DEFAULT	(256ULL << 10)	/* kmod KD_AGGSIZE_DEFAULT */
 #define AN_DYNVAR_DEFAULT	(1ULL << 20)	/* ECB_DYNVARSIZE_DEFAULT */
 #define AN_SPEC_DEFAULT		(32ULL << 10)	/* ECB_SPECSIZE_DEFAULT */
@@ -140,13 +144,8 @@ an_size_from_den(const struct dof_enabling *den, uint32_t ncpu,
 	    DTRACEOPT_UNSET;
 	if (as->as_bufsize_set)
 		as->as_bufsize = den->den_opts[DTRACEOPT_BUFSIZE];
-	else {
-		as->as_bufsize = AN_BUFTOTAL_DEFAULT / ncpu;
-		if (as->as_bufsize > AN_BUFSIZE_DEFAULT)
-			as->as_bufsize = AN_BUFSIZE_DEFAULT;
-		if (as->as_bufsize < AN_BUFSIZE_MIN)
-			as->as_bufsize = AN_BUFSIZE_MIN;
-	}
+	else	/* the rule kdt -a and kdt-extract check the region by */
+		as->as_bufsize = kc_anon_bufsize_default(ncpu);
 	as->as_aggsize = den->den_naggs == 0 ? 0 :
 	    an_opt(den, DTRACEOPT_AGGSIZE, AN_AGGSIZE_DEFAULT);
 	as->as_dynvarsize = an_opt(den, DTRACEOPT_DYNVARSIZE,
@@ -157,6 +156,25 @@ an_size_from_den(const struct dof_enabling *den, uint32_t ncpu,
 	for (i = 0; i < den->den_necbs; i++)
 		n += an_desc_probes(&den->den_ecbs[i].le_pdesc);
 	as->as_nprobes = n > (1u << 20) ? (1u << 20) : (uint32_t)n;
+}
+
+/* The speculation and variable areas, as kdt.ko sizes them (kd_cs.c). */
+static void
+an_size_specvar(const struct dof_enabling *den, uint32_t ncpu,
+    struct an_size *as)
+{
+	struct ecb_params ep;
+	uint32_t e, a, spec = 0;
+
+	ecb_params_init(&ep, den, ncpu);
+	for (e = 0; e < den->den_necbs; e++)
+		for (a = 0; a < den->den_ecbs[e].le_nacts; a++)
+			if (den->den_ecbs[e].le_acts[a].la_kind ==
+			    DTRACEACT_SPECULATE)
+				spec = 1;
+	as->as_specarea = spec ? spec_area_size(ep.ep_nspec, ncpu,
+	    ep.ep_specsize) : 0;
+	as->as_vararea = dif_vstate_size(den, ep.ep_dynvarsize);
 }
 
 int
@@ -174,12 +192,15 @@ an_size_compute(const void *dof, size_t dofsz, uint32_t ncpu,
 	}
 	as->as_ncpu = ncpu;
 	an_size_from_den(den, ncpu, as);
+	an_size_specvar(den, ncpu, as);
 	dof_free(den);
 	memset(&p, 0, sizeof (p));
 	p.rp_ncpu = ncpu;
 	p.rp_probe_cap = as->as_nprobes + AN_MOD_HEADROOM;
 	p.rp_epid_cap = as->as_nprobes + AN_MOD_HEADROOM;
 	p.rp_aggsize = as->as_aggsize;
+	p.rp_specarea = as->as_specarea;
+	p.rp_vararea = as->as_vararea;
 	p.rp_dofsz = dofsz;
 	as->as_need = rgn_size_for(&p, as->as_bufsize);
 	as->as_limit = memtotal / 4;

@@ -42,31 +42,62 @@ void
 dif_dstore_init(struct dif_dstore *ds, void *area, uint64_t size,
     uint32_t keymax, uint32_t valmax)
 {
-	uint64_t chunk, n, nb = 1, boff;
+
+	struct dif_dhdr *dh;
 	uint32_t i;
+
+	if (dif_dstore_geometry(ds, area, size, keymax, valmax) != 0)
+		return;		/* no room: every store drops */
+	dh = area;
+	memset(dh, 0, sizeof (*dh));
+	dh->dh_chunksize = ds->ds_chunksize;
+	dh->dh_nbuckets = ds->ds_nbuckets;
+	dh->dh_nchunks = ds->ds_nchunks;
+	memset(ds->ds_buckets, 0, (uint64_t)ds->ds_nbuckets * 4);
+	for (i = 0; i < ds->ds_nchunks; i++)
+		dif_dchunk_at(ds, i)->dc_next = i + 2 <= ds->ds_nchunks ?
+		    i + 2 : 0;
+	ds->ds_free = ds->ds_nchunks != 0 ? 1 : 0;
+	kenv_wmb();
+	KENV_WRITE_ONCE(dh->dh_magic, DIF_DSTORE_MAGIC);
+}
+
+/*
+ * The store's geometry over [area, area + size): the header, the bucket
+ * array and the chunks, as dif_dstore_init() lays them out.  -ENOSPC
+ * (ds left empty: every store drops) when not even one bucket fits.
+ * Shared by the writer (init) and the reader (attach), so they cannot
+ * disagree.  Any context.
+ */
+int
+dif_dstore_geometry(struct dif_dstore *ds, void *area, uint64_t size,
+    uint32_t keymax, uint32_t valmax)
+{
+	uint64_t chunk, n, nb = 1, boff;
 
 	memset(ds, 0, sizeof (*ds));
 	ds->ds_keymax = (keymax + 7) & ~7u;
 	ds->ds_valmax = (valmax + 7) & ~7u;
 	chunk = DIF_DCHUNK_HDR + (uint64_t)ds->ds_keymax + ds->ds_valmax;
 	ds->ds_chunksize = (uint32_t)chunk;
+	if (size < sizeof (struct dif_dhdr))
+		return -ENOSPC;
+	size -= sizeof (struct dif_dhdr);
 	/* About one bucket per chunk: n chunks cost n * (chunk + 4). */
 	n = size / (chunk + 4);
 	while (nb * 2 <= n && nb < (1u << 30))
 		nb <<= 1;
 	boff = (nb * 4 + 7) & ~(uint64_t)7;
 	if (size < boff)
-		return;		/* no room: every store drops */
+		return -ENOSPC;
 	n = (size - boff) / chunk;
+	ds->ds_lockp = &((struct dif_dhdr *)area)->dh_lock;
 	ds->ds_nbuckets = (uint32_t)nb;
 	ds->ds_nchunks = (uint32_t)(n > 0x7fffffff ? 0x7fffffff : n);
-	ds->ds_buckets = area;
-	ds->ds_chunks = (uint8_t *)area + boff;
-	memset(ds->ds_buckets, 0, nb * 4);
-	for (i = 0; i < ds->ds_nchunks; i++)
-		dif_dchunk_at(ds, i)->dc_next = i + 2 <= ds->ds_nchunks ?
-		    i + 2 : 0;
-	ds->ds_free = ds->ds_nchunks != 0 ? 1 : 0;
+	ds->ds_buckets = (uint32_t *)((uint8_t *)area +
+	    sizeof (struct dif_dhdr));
+	ds->ds_chunks = (uint8_t *)ds->ds_buckets + boff;
+	return 0;
 }
 
 static struct dif_dchunk *
@@ -81,7 +112,7 @@ dif_dlock(struct dif_dstore *ds)
 	uint32_t n;
 
 	for (n = 0; n < DIF_DSTORE_SPIN; n++)
-		if (!__atomic_test_and_set(&ds->ds_lock, __ATOMIC_ACQUIRE))
+		if (!__atomic_test_and_set(ds->ds_lockp, __ATOMIC_ACQUIRE))
 			return 0;
 	return -EBUSY;
 }
@@ -89,7 +120,7 @@ dif_dlock(struct dif_dstore *ds)
 static void
 dif_dunlock(struct dif_dstore *ds)
 {
-	__atomic_clear(&ds->ds_lock, __ATOMIC_RELEASE);
+	__atomic_clear(ds->ds_lockp, __ATOMIC_RELEASE);
 }
 
 /* FNV-1a over the encoded key, without materialising it. */
@@ -548,18 +579,27 @@ dif_vplace(struct dif_vstate *vs, uint64_t off)
 	return off;
 }
 
-int
-dif_vstate_init(struct dif_vstate *vs, void *area, uint64_t size,
-    const struct dof_enabling *den, struct kdt_err *err)
+/*
+ * Lay out the variable state of "den" over "area": the tables are
+ * rebuilt; "clear" also zeroes the global values and data (init) --
+ * without it they are left as found (attach, a dead image).  The
+ * dynamic store's offset in the area goes to *dynoff (0: none), the
+ * layout (key and value maxima) to *vlo.
+ */
+static int
+dif_vstate_lay(struct dif_vstate *vs, void *area, uint64_t size,
+    const struct dof_enabling *den, int clear, uint64_t *dynoff,
+    struct dif_vlayout *vlo, struct kdt_err *err)
 {
 	struct dif_vlayout vl;
-	uint64_t off = 0, fixed;
+	uint64_t off = 0, fixed, tabsz;
 	uint32_t s, i;
 	int rc;
 
 	dif_vlayout(&vl, den);
 	fixed = (dif_vfixed(&vl) + 7) & ~(uint64_t)7;
 	memset(vs, 0, sizeof (*vs));
+	*dynoff = 0;
 	if (size < fixed || fixed > 0xffffffffull)
 		return kdt_err_set(err, ENOSPC, "DIF_VSTATE", KDT_ERR_NOOFF,
 		    "variable state area of %llu bytes is smaller than the %llu bytes the variables need",
@@ -567,7 +607,9 @@ dif_vstate_init(struct dif_vstate *vs, void *area, uint64_t size,
 	vs->vst_area = area;
 	vs->vst_size = size;
 	vs->vst_strsize = den->den_strsize;
-	memset(area, 0, fixed);
+	tabsz = ((uint64_t)vl.vl_nvars[0] + vl.vl_nvars[1] + vl.vl_nvars[2]) *
+	    sizeof (struct dif_vinfo);
+	memset(area, 0, clear ? fixed : tabsz);
 	for (s = 0; s < 3; s++) {
 		vs->vst_vars[s] = (struct dif_vinfo *)(vs->vst_area + off);
 		vs->vst_nvars[s] = vl.vl_nvars[s];
@@ -587,9 +629,108 @@ dif_vstate_init(struct dif_vstate *vs, void *area, uint64_t size,
 		    "variables were placed up to byte %llu of a variable state sized for %llu",
 		    (unsigned long long)off, (unsigned long long)fixed);
 	if (vl.vl_dyn)
-		dif_dstore_init(&vs->vst_dyn, vs->vst_area + off, size - off,
-		    vl.vl_keymax, vl.vl_valmax);
+		*dynoff = off;
+	*vlo = vl;
 	return 0;
+}
+
+int
+dif_vstate_init(struct dif_vstate *vs, void *area, uint64_t size,
+    const struct dof_enabling *den, struct kdt_err *err)
+{
+	struct dif_vlayout vl;
+	uint64_t dynoff;
+	int rc;
+
+	if ((rc = dif_vstate_lay(vs, area, size, den, 1, &dynoff, &vl,
+	    err)) != 0)
+		return rc;
+	if (dynoff != 0)
+		dif_dstore_init(&vs->vst_dyn, vs->vst_area + dynoff,
+		    size - dynoff, vl.vl_keymax, vl.vl_valmax);
+	return 0;
+}
+
+uint64_t
+dif_vstate_dynoff(const struct dif_vstate *vs)
+{
+	if (vs->vst_dyn.ds_lockp == NULL)
+		return 0;
+	return (uint64_t)(vs->vst_dyn.ds_lockp -
+	    offsetof(struct dif_dhdr, dh_lock) - vs->vst_area);
+}
+
+int
+dif_vstate_attach(struct dif_vstate *vs, void *area, uint64_t size,
+    const struct dof_enabling *den, struct kdt_err *err)
+{
+	struct dif_vlayout vl;
+	uint64_t dynoff, tabsz;
+	uint8_t *saved;
+	int rc;
+
+	dif_vlayout(&vl, den);
+	tabsz = ((uint64_t)vl.vl_nvars[0] + vl.vl_nvars[1] + vl.vl_nvars[2]) *
+	    sizeof (struct dif_vinfo);
+	if (tabsz > size)
+		tabsz = size;	/* dif_vstate_lay says what is wrong */
+	saved = kenv_zalloc(tabsz + 8);
+	if (saved == NULL)
+		return kdt_err_set(err, ENOMEM, "DIF_VSTATE", KDT_ERR_NOOFF,
+		    "out of memory for %llu bytes of variable tables",
+		    (unsigned long long)tabsz);
+	memcpy(saved, area, tabsz);
+	rc = dif_vstate_lay(vs, area, size, den, 0, &dynoff, &vl, err);
+	if (rc == 0 && memcmp(saved, area, tabsz) != 0) {
+		uint64_t k = 0;
+
+		while (k < tabsz && saved[k] == ((uint8_t *)area)[k])
+			k++;
+		rc = kdt_err_set(err, EBADMSG, "DIF_VTABLES", k,
+		    "variable tables in the image differ from the ones the DOF gives at byte %llu of %llu (0x%02x, expected 0x%02x)",
+		    (unsigned long long)k, (unsigned long long)tabsz,
+		    saved[k], ((uint8_t *)area)[k]);
+	}
+	kenv_free(saved);
+	if (rc != 0 || dynoff == 0)
+		return rc;
+	return dif_dstore_attach(&vs->vst_dyn, vs->vst_area + dynoff,
+	    size - dynoff, vl.vl_keymax, vl.vl_valmax, err);
+}
+
+const struct dif_var *
+dif_vstate_decl(const struct dof_enabling *den, uint32_t scope, uint32_t id,
+    const char **name)
+{
+	const struct dif_object *d;
+	const struct dif_var *v;
+	uint32_t e, a, i, n;
+
+	for (e = 0; e < den->den_necbs; e++) {
+		for (a = 0; a <= den->den_ecbs[e].le_nacts; a++) {
+			if ((d = dif_den_obj(den, e, a)) == NULL)
+				continue;
+			for (i = 0; i < d->do_varlen; i++) {
+				v = &d->do_vartab[i];
+				if (v->dtdv_id != id || v->dtdv_scope != scope)
+					continue;
+				*name = NULL;
+				if (d->do_strtab != NULL &&
+				    v->dtdv_name < d->do_strlen) {
+					n = v->dtdv_name;
+					while (n < d->do_strlen &&
+					    d->do_strtab[n] != '\0')
+						n++;
+					if (n < d->do_strlen)
+						*name = d->do_strtab +
+						    v->dtdv_name;
+				}
+				return v;
+			}
+		}
+	}
+	*name = NULL;
+	return NULL;
 }
 
 uint32_t
@@ -621,4 +762,178 @@ dif_dstore_isvalue(const struct dif_dstore *ds, uint64_t addr, uint64_t size)
 	in = off % ds->ds_chunksize;
 	return in >= DIF_DCHUNK_HDR + ds->ds_keymax &&
 	    size <= ds->ds_chunksize - in;
+}
+
+/* ---- Reading a dead store ---- */
+
+int
+dif_dstore_attach(struct dif_dstore *ds, void *area, uint64_t size,
+    uint32_t keymax, uint32_t valmax, struct kdt_err *err)
+{
+	const struct dif_dhdr *dh = area;
+
+	if (dif_dstore_geometry(ds, area, size, keymax, valmax) != 0)
+		return 0;	/* the writer had no room either: empty */
+	if (dh->dh_magic != DIF_DSTORE_MAGIC)
+		return kdt_err_set(err, EBADMSG, "DIF_DMAGIC", 0,
+		    "dynamic variable store header has magic 0x%08x, expected 0x%08x",
+		    dh->dh_magic, DIF_DSTORE_MAGIC);
+	if (dh->dh_chunksize != ds->ds_chunksize ||
+	    dh->dh_nbuckets != ds->ds_nbuckets ||
+	    dh->dh_nchunks != ds->ds_nchunks)
+		return kdt_err_set(err, EBADMSG, "DIF_DGEOM", 8,
+		    "dynamic variable store header says %u-byte chunks, %u buckets, %u chunks; the DOF and the area size give %u, %u, %u",
+		    dh->dh_chunksize, dh->dh_nbuckets, dh->dh_nchunks,
+		    ds->ds_chunksize, ds->ds_nbuckets, ds->ds_nchunks);
+	return 0;
+}
+
+int
+dif_dstore_busy(const struct dif_dstore *ds)
+{
+	return ds->ds_lockp != NULL && *ds->ds_lockp != 0;
+}
+
+/*
+ * Decode chunk "c"'s key into "v": 0, or 1 with "msg" saying what is
+ * wrong.
+ */
+static int
+dif_ddecode(const struct dif_dstore *ds, const struct dif_dchunk *c,
+    struct dif_dvisit *v, char *msg, uint32_t msgsz)
+{
+	const uint8_t *p = (const uint8_t *)(c + 1);
+	uint64_t hdr, off = 0, len, pad;
+
+	v->dv_nkeys = 0;
+	if (c->dc_keylen > ds->ds_keymax || c->dc_keylen % 8 != 0) {
+		snprintf(msg, msgsz, "key length %u is not a multiple of 8 up to %u",
+		    c->dc_keylen, ds->ds_keymax);
+		return 1;
+	}
+	while (off < c->dc_keylen) {
+		if (v->dv_nkeys == DIF_TUPLE_MAX + 1 ||
+		    c->dc_keylen - off < 16) {
+			snprintf(msg, msgsz, "key entry %u at key byte %llu does not fit the %u key bytes (at most %u entries)",
+			    v->dv_nkeys, (unsigned long long)off,
+			    c->dc_keylen, DIF_TUPLE_MAX + 1);
+			return 1;
+		}
+		memcpy(&hdr, p + off, 8);
+		off += 8;
+		len = hdr >> 1;
+		if ((hdr & 1) == 0) {
+			if (len != 0) {
+				snprintf(msg, msgsz, "by-value key entry %u has length %llu, not 0",
+				    v->dv_nkeys, (unsigned long long)len);
+				return 1;
+			}
+			memcpy(&v->dv_key[v->dv_nkeys].dke_val, p + off, 8);
+			v->dv_key[v->dv_nkeys].dke_ref = 0;
+			v->dv_key[v->dv_nkeys].dke_len = 0;
+			v->dv_key[v->dv_nkeys].dke_ptr = NULL;
+			off += 8;
+		} else {
+			pad = (len + 7) & ~7ULL;
+			if (pad > c->dc_keylen - off) {
+				snprintf(msg, msgsz, "by-reference key entry %u of %llu bytes overruns the %u key bytes",
+				    v->dv_nkeys, (unsigned long long)len,
+				    c->dc_keylen);
+				return 1;
+			}
+			for (hdr = len; hdr < pad; hdr++)
+				if (p[off + hdr] != 0) {
+					snprintf(msg, msgsz, "by-reference key entry %u has a non-zero pad byte at key byte %llu",
+					    v->dv_nkeys,
+					    (unsigned long long)(off + hdr));
+					return 1;
+				}
+			v->dv_key[v->dv_nkeys].dke_val = 0;
+			v->dv_key[v->dv_nkeys].dke_ref = 1;
+			v->dv_key[v->dv_nkeys].dke_len = (uint32_t)len;
+			v->dv_key[v->dv_nkeys].dke_ptr = p + off;
+			off += pad;
+		}
+		v->dv_nkeys++;
+	}
+	return 0;
+}
+
+/* Check chunk "idx" (index + 1) hanging in bucket "b".  0 or 1 + msg. */
+static int
+dif_dcheck(const struct dif_dstore *ds, uint32_t idx, uint32_t b,
+    struct dif_dvisit *v, char *msg, uint32_t msgsz)
+{
+	const struct dif_dchunk *c = dif_dchunk(ds, idx);
+	struct dif_dkey k;
+	uint32_t hash, keylen, i;
+
+	if (dif_ddecode(ds, c, v, msg, msgsz))
+		return 1;
+	v->dv_id = c->dc_ident & 0xffff;
+	v->dv_scope = c->dc_ident >> 16;
+	if (v->dv_scope != DIFV_SCOPE_GLOBAL &&
+	    v->dv_scope != DIFV_SCOPE_THREAD) {
+		snprintf(msg, msgsz, "scope %u is neither global (%u) nor thread-local (%u)",
+		    v->dv_scope, DIFV_SCOPE_GLOBAL, DIFV_SCOPE_THREAD);
+		return 1;
+	}
+	memset(&k, 0, sizeof (k));
+	k.dk_id = v->dv_id;
+	k.dk_scope = v->dv_scope;
+	k.dk_n = v->dv_nkeys;
+	for (i = 0; i < v->dv_nkeys; i++)
+		k.dk_ent[i] = v->dv_key[i];
+	hash = dif_dhash(&k, &keylen);
+	if (hash != c->dc_hash || keylen != c->dc_keylen ||
+	    (hash & (ds->ds_nbuckets - 1)) != b) {
+		snprintf(msg, msgsz, "stored hash 0x%08x (bucket %u) differs from the key's hash 0x%08x (bucket %u)",
+		    c->dc_hash, b, hash, hash & (ds->ds_nbuckets - 1));
+		return 1;
+	}
+	v->dv_chunk = idx - 1;
+	v->dv_val = (const uint8_t *)(c + 1) + ds->ds_keymax;
+	v->dv_vallen = ds->ds_valmax;
+	return 0;
+}
+
+int
+dif_dstore_walk(const struct dif_dstore *ds, const struct dif_dwalk_cb *cb)
+{
+	struct dif_dvisit v;
+	uint8_t *seen;
+	uint32_t b, idx;
+	char msg[200];
+	int rv = 0;
+
+	if (ds->ds_nchunks == 0)
+		return 0;
+	seen = kenv_zalloc(ds->ds_nchunks / 8 + 1);
+	if (seen == NULL)
+		return -ENOMEM;
+	for (b = 0; rv == 0 && b < ds->ds_nbuckets; b++) {
+		for (idx = ds->ds_buckets[b]; rv == 0 && idx != 0;
+		    idx = dif_dchunk(ds, idx)->dc_next) {
+			if (idx > ds->ds_nchunks) {
+				snprintf(msg, sizeof (msg), "bucket %u links to chunk %u, beyond the %u chunks",
+				    b, idx, ds->ds_nchunks);
+				rv = cb->dw_bad(cb->dw_arg, idx - 1, msg);
+				break;
+			}
+			if (seen[(idx - 1) / 8] & (1u << ((idx - 1) % 8))) {
+				snprintf(msg, sizeof (msg), "chunk %u is reached twice (a cycle or a shared chain) from bucket %u",
+				    idx - 1, b);
+				rv = cb->dw_bad(cb->dw_arg, idx - 1, msg);
+				break;
+			}
+			seen[(idx - 1) / 8] |= 1u << ((idx - 1) % 8);
+			if (dif_dcheck(ds, idx, b, &v, msg, sizeof (msg))) {
+				rv = cb->dw_bad(cb->dw_arg, idx - 1, msg);
+				break;
+			}
+			rv = cb->dw_inst(cb->dw_arg, &v);
+		}
+	}
+	kenv_free(seen);
+	return rv;
 }

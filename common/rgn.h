@@ -46,7 +46,8 @@
  *      112   65 rh_release    kernel release (uname -r), NUL-padded since v1
  *      177    3 rh_pad0       zero                                  since v1
  *      180    4 rh_policy     DTRACEOPT_BUFPOLICY_* of the buffers  since v1
- *      184    4 rh_pad1       zero                                  since v1
+ *      184    4 rh_pl_off     offset of the page list descriptor    since v1
+ *                             in page 0, 0 = none (see "Page list")
  *      188    4 rh_crc        CRC-32 of the header, rh_crc = 0      since v1
  *
  * Metadata (struct rgn_meta at rh_meta_off).  Written at setup and grown
@@ -69,6 +70,27 @@
  *       56    8 rm_agg_off    offset from the region start of the
  *                             aggregation buffers, 0 = none (0 in
  *                             images written before they existed)
+ *       64    8 rm_mod_off    offset from the region start of the
+ *                             module table, 0 = none (optional)
+ *       72    8 rm_mod_size   bytes of the module table area
+ *       80    8 rm_spec_off   offset from the region start of the
+ *                             speculation area, 0 = none (optional;
+ *                             "speculations and variables" below)
+ *       88    8 rm_spec_size  bytes of the speculation area
+ *       96    8 rm_gvar_off   offset from the region start of the
+ *                             variable area, 0 = none (optional)
+ *      104    8 rm_gvar_size  bytes of the variable area
+ *      112    8 rm_dvar_off   offset from the region start of the
+ *                             dynamic-variable store inside the
+ *                             variable area, 0 = none (optional)
+ *      120    8 rm_dvar_size  bytes of that store
+ *
+ * Optional metadata fields (rm_mod_*).  The probe table starts right
+ * after struct rgn_meta, so rm_probe_off is the size of the rgn_meta the
+ * writer knew: a field at offset O of size S exists iff rm_probe_off >=
+ * O + S (RGN_META_HAS); images from before it have rm_probe_off 64 and a
+ * reader takes the field as 0.  Readers that do not know a field skip it
+ * through rm_probe_off.  No version change is needed for such a field.
  *
  * Probe table entry (struct rgn_probe, 328 bytes): probe id and its four
  * NUL-padded name parts.  EPID table entry (struct rgn_epid, 16 bytes):
@@ -170,7 +192,7 @@ struct rgn_hdr {
 	char		rh_release[65];
 	uint8_t		rh_pad0[3];
 	uint32_t	rh_policy;
-	uint32_t	rh_pad1;
+	uint32_t	rh_pl_off;	/* page list descriptor, 0 = none */
 	uint32_t	rh_crc;
 };
 
@@ -186,6 +208,15 @@ struct rgn_meta {
 	uint32_t	rm_dof_crc;
 	uint32_t	rm_state;
 	uint64_t	rm_agg_off;
+	uint64_t	rm_mod_off;	/* module table, 0 = none */
+	uint64_t	rm_mod_size;	/* its bytes */
+	/* speculations and variables (optional, RGN_META_HAS_VARS) */
+	uint64_t	rm_spec_off;	/* speculation area, 0 = none */
+	uint64_t	rm_spec_size;
+	uint64_t	rm_gvar_off;	/* variable area, 0 = none */
+	uint64_t	rm_gvar_size;
+	uint64_t	rm_dvar_off;	/* its dynamic store, 0 = none */
+	uint64_t	rm_dvar_size;
 };
 
 struct rgn_probe {
@@ -232,7 +263,7 @@ struct rgn_errrec {
 
 _Static_assert(sizeof (struct rgn_hdr) == 192, "rgn_hdr");
 _Static_assert(sizeof (struct rgn_errrec) == 24, "rgn_errrec");
-_Static_assert(sizeof (struct rgn_meta) == 64, "rgn_meta");
+_Static_assert(sizeof (struct rgn_meta) == 128, "rgn_meta");
 _Static_assert(sizeof (struct rgn_probe) == 328, "rgn_probe");
 _Static_assert(sizeof (struct rgn_epid) == 16, "rgn_epid");
 _Static_assert(sizeof (struct rgn_cpu) == RGN_CPU_HDRSIZE, "rgn_cpu");
@@ -256,8 +287,15 @@ struct rgn_params {
 	uint32_t	rp_epid_cap;
 	uint32_t	rp_flags;	/* RGN_F_* */
 	uint32_t	rp_pad;
+	uint64_t	rp_modsize;	/* module table bytes (page-rounded),
+					   0: none (rgn.h, "module table") */
 	uint64_t	rp_aggsize;	/* aggregation bytes per CPU in the
 					   region (page-rounded), 0: none */
+	uint64_t	rp_specarea;	/* speculation area bytes (page-
+					   rounded; spec_area_size()), 0:
+					   none */
+	uint64_t	rp_vararea;	/* variable area bytes (page-rounded;
+					   dif_vstate_size()), 0: none */
 	uint64_t	rp_kaslr;
 	uint64_t	rp_created;
 	uint8_t		rp_bootid[16];
@@ -358,5 +396,347 @@ const void *rgn_view_agg(const struct rgn_view *v, uint32_t cpu,
 void *rgn_agg(void *base, uint32_t cpu);
 const struct rgn_epid *rgn_find_epid(const struct rgn_view *v, uint32_t epid);
 const struct rgn_probe *rgn_find_probe(const struct rgn_view *v, uint32_t id);
+
+/* ==== page list: live regions in ordinary kernel memory (begin) ==== */
+/*
+ * Page list.  A live session's region is vmalloc'd by kdt.ko: virtually
+ * contiguous, physically one page here and one there.  A dump holds
+ * physical memory, so a reader that found the header page by its magic
+ * (page 0 of every region is one page: it is always found) still needs
+ * to know where pages 1..n-1 are.  kdt.ko writes, at setup and never
+ * again, the physical frame number (PFN, physical address / RGN_PAGE)
+ * of every page into a table, and a descriptor of that table into page
+ * 0; rh_pl_off (header offset 184, zero in every region written before
+ * page lists, and in a reserved region, which is contiguous) gives the
+ * descriptor's offset in page 0.  With a page list rh_phys is the
+ * physical address of page 0, so rgn_open()'s rule 7 holds as for a
+ * reserved region.
+ *
+ * Descriptor (struct rgn_pagelist at rh_pl_off: 8-aligned, at or after
+ * rh_hdrsize, itself and its directory inside page 0):
+ *
+ *   OFFSET SIZE DESCRIPTION
+ *        0    4 rl_magic    RGN_PL_MAGIC ("kdpl" in memory order)
+ *        4    2 rl_version  RGN_PL_VERSION = 1; a reader refuses a
+ *                           higher version (it names both)
+ *        6    2 rl_size     sizeof (struct rgn_pagelist) = 64; the
+ *                           directory follows at rh_pl_off + rl_size
+ *        8    8 rl_npages   region pages, rh_size / RGN_PAGE
+ *       16    8 rl_nspare   pages of the spare principal buffers of the
+ *                           switch policy, rh_ncpu * rh_cpu_stride /
+ *                           RGN_PAGE, or 0 when there are none
+ *       24    4 rl_ntbl     table pages, ceil((rl_npages + rl_nspare) /
+ *                           RGN_PL_PER_PAGE)
+ *       28    4 rl_tblcrc   CRC-32 of the rl_npages + rl_nspare table
+ *                           entries (8 bytes each, in order)
+ *       32   24 rl_pad      zero
+ *       56    4 rl_pad2     zero
+ *       60    4 rl_crc      CRC-32 of the descriptor and its directory
+ *                           with rl_crc taken as 0
+ *       64  8*n directory   rl_ntbl PFNs: the table pages, in order
+ *
+ * Table: RGN_PL_PER_PAGE (512) little 8-byte PFNs per table page; entry
+ * i < rl_npages is region page i (entry 0 is page 0 itself), entry
+ * rl_npages + j is spare page j.  CPU c's spare buffer is spare pages
+ * [c * rh_cpu_stride / RGN_PAGE, (c + 1) * ...): a struct rgn_cpu and its
+ * data, like the CPU's slot in the region.  Under the switch policy one
+ * of the two is the CPU's active buffer; the writer continues logical
+ * offsets across a switch, so the reader puts the spare in the slot when
+ * its header is right (magic, cpu, size) and its rc_head is larger, or
+ * equal with a smaller rc_tail (more records kept).  The table pages are
+ * allocated with the region (past rh_size in the same vmalloc area) and
+ * are in no other list.
+ *
+ * A reader follows nothing blindly: the descriptor CRC, then the table
+ * CRC (a table torn or left over from a freed region does not match),
+ * entry 0 equal to where the header was found, every PFN below 2^40
+ * (RGN_PL_PFN_MAX: 52-bit physical addresses), no PFN twice among the
+ * entries and table pages (a loop), and every page readable; the first
+ * broken rule is reported with the entry or field, its value and the
+ * limit.  Capacity: the directory holds up to (RGN_PAGE - rh_pl_off -
+ * 64) / 8 table pages (about 470: 940 MiB of region and spares); kdt.ko
+ * writes no page list for a larger region and says so.
+ *
+ * Version rules: a new field takes rl_pad space and a new rl_version; a
+ * reader knowing version v reads any version <= v and refuses the rest.
+ */
+#define RGN_PL_MAGIC		0x6c70646bu	/* "kdpl" in memory order */
+#define RGN_PL_VERSION		1
+#define RGN_PL_PER_PAGE		(RGN_PAGE / 8)
+#define RGN_PL_PFN_MAX		(1ULL << 40)
+
+struct rgn_pagelist {
+	uint32_t	rl_magic;
+	uint16_t	rl_version;
+	uint16_t	rl_size;
+	uint64_t	rl_npages;
+	uint64_t	rl_nspare;
+	uint32_t	rl_ntbl;
+	uint32_t	rl_tblcrc;
+	uint8_t		rl_pad[24];
+	uint32_t	rl_pad2;
+	uint32_t	rl_crc;
+};
+_Static_assert(sizeof (struct rgn_pagelist) == 64, "rgn_pagelist");
+
+/*
+ * Writer: the table pages a region of "npages" pages with "nspare" spare
+ * pages needs when its descriptor is at "off" in page 0, or 0 when the
+ * directory cannot hold that many.
+ */
+uint32_t rgn_pagelist_tblpages(uint64_t npages, uint64_t nspare,
+    uint32_t off);
+/*
+ * Writer: after rgn_init(), describe the region at "base" whose table
+ * ("tbl", ntbl pages, entries filled by the caller: region pages then
+ * nspare spare pages) is at the PFNs "tblpfn".  Writes the descriptor at
+ * the first 64-aligned offset after the header, sets rh_pl_off and
+ * rh_phys (tbl[0] * RGN_PAGE) and the header CRC.  Setup context.
+ */
+int rgn_pagelist_init(void *base, const uint64_t *tbl, uint64_t nspare,
+    const uint64_t *tblpfn, uint32_t ntbl, struct kdt_err *err);
+
+/* Reader's physical memory: 0, or -errno (-ENXIO: not in the dump). */
+typedef int (*rgn_pl_read_fn)(void *arg, uint64_t pa, void *buf,
+    uint64_t n);
+/* Reader: does the header page "page0" carry a page list? */
+int rgn_pagelist_present(const void *page0);
+/*
+ * Reader: reassemble the region whose page 0 ("page0", RGN_PAGE bytes,
+ * header not yet trusted beyond rgn_probe_hdr()) was found at "pa", into
+ * "img" (rh_size bytes), reading physical memory through "rd".  The
+ * rules are in the comment above; the first broken one is reported in
+ * "err" (its offset: the byte of page 0, or KDT_ERR_NOOFF for a table
+ * entry, which the message names).  Afterwards rgn_open(img, pa) runs as
+ * for a contiguous region.
+ */
+int rgn_pagelist_assemble(const void *page0, uint64_t pa, rgn_pl_read_fn rd,
+    void *arg, uint8_t *img, struct kdt_err *err);
+/* ==== page list (end) ==== */
+
+/*
+ * ---- the module table (optional; rm_mod_off != 0) ----
+ *
+ * So that a reader can name addresses inside loadable modules without
+ * any file from the dumped machine, kdt.ko records every module that is
+ * loaded when the region is set up, and every module that loads later
+ * while the enabling lives: its name, where its core image lies, and
+ * its text symbols with their sizes (the module's own kallsyms table,
+ * the only symbols stack(), %a, sym() and func() can produce there).
+ * The area is page-aligned between the metadata and the aggregation
+ * buffers (or the cpu areas), rm_mod_size bytes (a page multiple):
+ *
+ *   struct rgn_modarea (32 bytes), then entries, each 8-aligned:
+ *   OFFSET SIZE DESCRIPTION
+ *        0    4 ma_magic   RGN_MOD_MAGIC
+ *        4    4 ma_nmods   entries published
+ *        8    8 ma_used    bytes of published entries after the header
+ *       16    4 ma_lost    modules left out: no room for their entry
+ *       20    4 ma_trunc   modules whose symbols were cut short by room
+ *       24    8 ma_pad     zero
+ *
+ *   struct rgn_mod (96 bytes), one per module, then md_nsyms symbols:
+ *        0    8 md_base    start of the module's core image
+ *        8    8 md_size    bytes of the core image
+ *       16    8 md_text    bytes of text from md_base
+ *       24    4 md_len     bytes of the entry with its symbols (8-mult.)
+ *       28    4 md_nsyms   symbols that follow
+ *       32    4 md_flags   RGN_MOD_F_*
+ *       36    4 md_pad     zero
+ *       40   56 md_name    module name, NUL-terminated
+ *
+ *   struct rgn_modsym (8 bytes) + name + NUL, padded to 8 bytes:
+ *        0    4 ms_off     symbol address - md_base (< md_size)
+ *        4    4 ms_size    bytes of the symbol (0 = unknown)
+ *        8    - name       NUL-terminated, < RGN_MODSYM_NAMELEN bytes
+ *
+ * Writer (kdt.ko, setup and module notifier, one writer at a time):
+ * rgn_mod_begin() writes an entry after the published ones,
+ * rgn_mod_sym() appends symbols to it, rgn_mod_end() publishes it:
+ * write barrier, ma_used += md_len, barrier, ma_nmods++.  A reader
+ * therefore trusts [0, ma_used) and never sees half an entry.  A module
+ * that unloads keeps its entry, flagged RGN_MOD_F_GONE (records written
+ * before the unload still name it).  A module that loads while the
+ * enabling lives gets a second entry for its init text (RGN_MOD_F_INIT,
+ * same name), flagged gone when the module goes live and the kernel
+ * frees that text: records of its init function still resolve.  A
+ * reader prefers the later entry
+ * where a gone module's range overlaps a later one's.  When the area is
+ * full, symbols are left out (RGN_MOD_F_TRUNC, ma_trunc++) and then
+ * whole modules (ma_lost++): the reader says so.
+ *
+ *   +------------+--------------------------------+--------------+----
+ *   | rgn_modarea| rgn_mod | modsym+name | ...    | rgn_mod | ...  | free
+ *   +------------+--------------------------------+--------------+----
+ *                |<------------ md_len ---------->|
+ *                |<------------------ ma_used ------------------>|
+ *
+ * Worked example: module "loop" at 0xffffffffc0100000, core 0x8000
+ * bytes of which 0x5000 text, one symbol lo_ioctl at +0x1000 of 0x200
+ * bytes (tests/unit/test_sym_mod.c checks these bytes):
+ *
+ *   area:    6b 6d 6f 64 01 00 00 00  78 00 00 00 00 00 00 00
+ *            00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+ *   entry:   00 00 10 c0 ff ff ff ff  00 80 00 00 00 00 00 00
+ *            00 50 00 00 00 00 00 00  78 00 00 00 01 00 00 00
+ *            00 00 00 00 00 00 00 00  6c 6f 6f 70 00 ... (56 bytes)
+ *   symbol:  00 10 00 00 00 02 00 00  6c 6f 5f 69 6f 63 74 6c
+ *            00 00 00 00 00 00 00 00
+ */
+#define RGN_MOD_MAGIC		0x646f6d6bu	/* "kmod" in memory order */
+#define RGN_MOD_F_GONE		0x1	/* unloaded after it was recorded */
+#define RGN_MOD_F_TRUNC		0x2	/* some symbols left out: no room */
+#define RGN_MOD_F_INIT		0x4	/* the module's init text (freed, and
+					   flagged gone, once it is live) */
+#define RGN_MODSYM_NAMELEN	256
+#define RGN_MOD_NAMELEN		56
+/* Does rgn_meta hold rm_mod_*?  ("Optional metadata fields" above) */
+#define RGN_META_V1SIZE		64	/* rgn_meta up to rm_agg_off */
+#define RGN_META_HAS_MOD(m)	((m)->rm_probe_off >= 80)
+
+struct rgn_modarea {
+	uint32_t	ma_magic;
+	uint32_t	ma_nmods;
+	uint64_t	ma_used;
+	uint32_t	ma_lost;
+	uint32_t	ma_trunc;
+	uint64_t	ma_pad;
+};
+
+struct rgn_mod {
+	uint64_t	md_base;
+	uint64_t	md_size;
+	uint64_t	md_text;
+	uint32_t	md_len;
+	uint32_t	md_nsyms;
+	uint32_t	md_flags;
+	uint32_t	md_pad;
+	char		md_name[RGN_MOD_NAMELEN];
+};
+
+struct rgn_modsym {
+	uint32_t	ms_off;
+	uint32_t	ms_size;
+};
+
+_Static_assert(sizeof (struct rgn_modarea) == 32, "rgn_modarea");
+_Static_assert(sizeof (struct rgn_mod) == 96, "rgn_mod");
+_Static_assert(sizeof (struct rgn_modsym) == 8, "rgn_modsym");
+
+/*
+ * Writer.  rgn_mod_begin: 0, or -ENOSPC (module lost, counted) or
+ * -EINVAL (no module table; name too long).  rgn_mod_sym: 0, -ENOSPC
+ * (symbol left out, the module flagged truncated) or -EINVAL (address
+ * outside the module, empty or too long a name: skipped, not counted).
+ * rgn_mod_end publishes the entry begun.  rgn_mod_gone flags the newest
+ * live entry named "name" at "addr".  Setup context, one writer.
+ */
+int rgn_mod_begin(void *base, const char *name, uint64_t addr,
+    uint64_t size, uint64_t text, uint32_t flags);
+int rgn_mod_sym(void *base, uint64_t addr, uint64_t size, const char *name);
+void rgn_mod_end(void *base);
+void rgn_mod_gone(void *base, const char *name, uint64_t addr);
+
+/*
+ * Reader.  rgn_mod_first() checks the area (0 with *ap NULL when the
+ * region has none, -EINVAL with "err" when it is damaged); then
+ * rgn_mod_next() steps through the published entries from *cursor
+ * (start at 0): 1 with *mp, 0 at the end, -EINVAL with "err" for a
+ * damaged entry; rgn_modsym_next() steps through one entry's symbols
+ * from *scursor (start at 0): 1 with *sp and *namep, 0 at the end,
+ * -EINVAL for a damaged symbol.
+ */
+int rgn_mod_first(const struct rgn_view *v, const struct rgn_modarea **ap,
+    struct kdt_err *err);
+int rgn_mod_next(const struct rgn_view *v, uint64_t *cursor,
+    const struct rgn_mod **mp, struct kdt_err *err);
+int rgn_modsym_next(const struct rgn_mod *m, uint64_t *scursor,
+    const struct rgn_modsym **sp, const char **namep, struct kdt_err *err);
+
+/*
+ * ==== speculations and variables (optional parts; begin) ====
+ *
+ * A region-backed state (the anonymous enabling, or a live one with
+ * -x region) keeps in the region what a panic must not take away:
+ *
+ *  - the speculation area (rm_spec_off, rm_spec_size): the whole state
+ *    of the enabling's speculations, laid out by spec_create_in() as
+ *    spec.h documents ("The speculation area": header, state words,
+ *    buffer headers, buffers), so uncommitted speculative records can be
+ *    shown after the panic (rgn_walk_spec);
+ *  - the variable area (rm_gvar_off, rm_gvar_size): the enabling's
+ *    struct dif_vstate area as dif_vstate_init() lays it out from the
+ *    DOF (dif_vm.h, dif_dvar.c: variable tables, global scalar slots,
+ *    global data blocks), ending with the dynamic-variable store of
+ *    thread-locals and associative arrays (dif_dvar.h: header, buckets,
+ *    chunks) at rm_dvar_off, rm_dvar_size bytes.  A reader rebuilds the
+ *    layout from the DOF in the region (dif_vstate_attach), checks that
+ *    the tables come out byte for byte and that the store starts where
+ *    rm_dvar_off says, and only then decodes values (kdt-extract --vars).
+ *
+ * Both lie page-aligned between the aggregation buffers (or the module
+ * table, or the metadata) and rh_cpu_off, each a page multiple, the
+ * speculation area first.  The fields exist iff rm_probe_off >= 128
+ * (RGN_META_HAS_VARS; "Optional metadata fields"); in older images, and
+ * for a state that keeps them in kernel memory, they are 0 and the
+ * reader has none to show (it says so for --vars).  rgn_open() checks
+ * the bounds (rule 15); the contents are checked when read, and a damaged
+ * part is reported and left out, never decoded.
+ */
+#define RGN_META_HAS_VARS(m)	((m)->rm_probe_off >= 128)
+
+/* Writer: the areas rgn_init() reserved (NULL, *len 0: none). */
+void *rgn_spec_area(void *base, uint64_t *len);
+void *rgn_var_area(void *base, uint64_t *len);
+/*
+ * Writer: after dif_vstate_init() over rgn_var_area(), record where its
+ * dynamic store lies ("off" bytes into the variable area, "len" bytes;
+ * off 0: none).  Setup context.
+ */
+void rgn_set_dvar(void *base, uint64_t off, uint64_t len);
+
+/*
+ * Reader: the areas of a view (NULL when absent).  For the variable area
+ * *dvoff is the dynamic store's offset inside it (0: none) and *dvlen its
+ * bytes.
+ */
+const void *rgn_view_spec(const struct rgn_view *v, uint64_t *len);
+const void *rgn_view_vars(const struct rgn_view *v, uint64_t *len,
+    uint64_t *dvoff, uint64_t *dvlen);
+
+/* What a speculation buffer shown by rgn_walk_spec() is. */
+#define RGN_SPEC_UNCOMMITTED	1	/* speculation active, no commit */
+#define RGN_SPEC_COMMITTING	2	/* committed on another CPU, this
+					   CPU's records not yet copied */
+
+struct rgn_spec_cb {
+	/* A buffer with records follows: id, cpu, RGN_SPEC_*, bytes. */
+	int	(*sc_buf)(void *arg, uint32_t id, uint32_t cpu, uint32_t kind,
+		    uint64_t used);
+	/* One record of it (checked like rgn_walk_cpu's). */
+	int	(*sc_rec)(void *arg, uint32_t id, uint32_t cpu,
+		    const struct rgn_rec *rec, const uint8_t *payload,
+		    uint64_t off);
+	/* A damaged area, buffer or record.  id/cpu 0 for the area. */
+	int	(*sc_bad)(void *arg, uint32_t id, uint32_t cpu, uint64_t off,
+		    const char *what);
+	void	*sc_arg;
+};
+
+/*
+ * Walk the speculation area: every buffer that holds records of a
+ * speculation never committed (state ACTIVE, ACTIVEONE or ACTIVEMANY,
+ * buffer of the current generation) or committed but not yet copied
+ * (COMMITTINGMANY, buffer pending commit), by id then CPU; discarded,
+ * inactive and stale buffers are skipped.  The area header (magic, sizes
+ * against rm_spec_size and rh_ncpu), every state word, every buffer's
+ * sb_used and every record (size, EPID, payload size) are checked; the
+ * first problem in a buffer is reported through sc_bad and ends that
+ * buffer, a damaged header ends the walk.  Returns 0 (also when there is
+ * no area), a callback's non-zero value or -EINVAL.
+ */
+int rgn_walk_spec(const struct rgn_view *v, const struct rgn_spec_cb *cb,
+    struct kdt_err *err);
+/* ==== speculations and variables (end) ==== */
 
 #endif /* KDT_RGN_H */

@@ -17,6 +17,7 @@
  */
 #include "rgn.h"
 #include "dof_load.h"
+#include "spec.h"	/* the speculation area (rgn_walk_spec) */
 
 #define RGN_MAX_CPUS	65536u
 
@@ -180,7 +181,7 @@ rgn_check_table(const struct rgn_hdr *h, const char *what, uint64_t off,
     uint32_t cap, uint32_t n, uint32_t entsize, struct kdt_err *err)
 {
 	if (off % 8 || !kdt_range_ok(off, (uint64_t)cap * entsize,
-	    h->rh_meta_size) || off < sizeof (struct rgn_meta))
+	    h->rh_meta_size) || off < RGN_META_V1SIZE)
 		return kdt_err_set(err, EINVAL, "RGN_TABLE",
 		    h->rh_meta_off + off,
 		    "%s table at metadata offset 0x%llx with capacity %u x %u bytes is not 8-aligned inside the 0x%llx-byte metadata area",
@@ -223,6 +224,8 @@ rgn_check_aggs(const struct rgn_view *v, struct kdt_err *err)
 	return 0;
 }
 
+static int rgn_check_specvar(const struct rgn_view *v, struct kdt_err *err);
+
 /* Rules 11-12: the tables and the DOF copy. */
 static int
 rgn_check_meta(struct rgn_view *v, struct kdt_err *err)
@@ -256,7 +259,9 @@ rgn_check_meta(struct rgn_view *v, struct kdt_err *err)
 		    m->rm_dof_crc, crc);
 	v->rv_probes = (const void *)((const uint8_t *)m + m->rm_probe_off);
 	v->rv_epids = (const void *)((const uint8_t *)m + m->rm_epid_off);
-	return rgn_check_aggs(v, err);
+	if ((rv = rgn_check_aggs(v, err)) != 0)
+		return rv;
+	return rgn_check_specvar(v, err);	/* rule 15 */
 }
 
 /* Rule 13: every per-cpu header has the magic, its number and the size. */
@@ -303,7 +308,8 @@ rgn_check_cpus(const struct rgn_view *v, struct kdt_err *err)
  *     the page-aligned stride holds a cpu header plus rh_bufsize; the
  *     page-aligned cpu areas start after the metadata and end inside
  *     rh_size.
- * 11. The probe and EPID tables are 8-aligned, after struct rgn_meta and
+ * 11. The probe and EPID tables are 8-aligned, after struct rgn_meta (at
+ *     least its first 64 bytes: rgn.h, "optional metadata fields") and
  *     inside the metadata area at full capacity; counts <= capacities.
  * 12. The DOF copy lies inside the metadata area and matches rm_dof_crc.
  * 13. Every cpu header has RGN_CPU_MAGIC, rc_cpu == its index and
@@ -311,6 +317,12 @@ rgn_check_cpus(const struct rgn_view *v, struct kdt_err *err)
  * 14. An aggregation area (rm_agg_off != 0) is page-aligned between the
  *     metadata and the cpu areas and holds rh_ncpu buffers of CPU 0's
  *     ab_size, a page multiple.
+ * 15. The speculation and variable areas (rm_spec_off, rm_gvar_off != 0,
+ *     only when rgn_meta has them: RGN_META_HAS_VARS) are whole pages
+ *     after the metadata, ending at or before the cpu areas, the
+ *     speculation area below the variable area; a dynamic store
+ *     (rm_dvar_off != 0) lies inside the variable area.  Their contents
+ *     are checked when read (rgn_walk_spec, dif_vstate_attach).
  *
  * Afterwards every pointer in the view is inside [base, base + rh_size).
  */
@@ -583,3 +595,652 @@ rgn_walk_cpu(const struct rgn_view *v, uint32_t cpu,
 	}
 	return rgn_walk_torn(cb, cpu, rc, head, tail, msg, sizeof (msg));
 }
+
+/*
+ * ---- the module table (rgn.h, "module table") ----
+ *
+ * Rules, checked as the reader walks (rgn_open() leaves the table alone,
+ * so a damaged table costs module names, never the trace):
+ *  M1. rm_mod_* exist only when rm_probe_off >= 80 (RGN_META_HAS_MOD).
+ *  M2. The area is whole pages, between the metadata end and rh_cpu_off.
+ *  M3. ma_magic is RGN_MOD_MAGIC; ma_used is 8-aligned and fits the area.
+ *  M4. An entry lies in [0, ma_used): md_len 8-aligned, at least one
+ *      struct rgn_mod and 16 bytes per symbol; md_name NUL-terminated;
+ *      md_text <= md_size < 4 GiB.
+ *  M5. A symbol has 16 bytes or more inside its entry, a name of 1 to
+ *      RGN_MODSYM_NAMELEN - 1 bytes NUL-terminated inside it, and
+ *      ms_off < md_size.
+ * Afterwards base + ms_off lies inside the module and names are strings.
+ */
+
+/* Rules M1-M3: the area; NULL when the region has none. */
+int
+rgn_mod_first(const struct rgn_view *v, const struct rgn_modarea **ap,
+    struct kdt_err *err)
+{
+	const struct rgn_hdr *h = v->rv_hdr;
+	const struct rgn_meta *m = v->rv_meta;
+	const struct rgn_modarea *a;
+	uint64_t off, size;
+
+	*ap = NULL;
+	if (h == NULL || m == NULL || !RGN_META_HAS_MOD(m) ||
+	    (off = m->rm_mod_off) == 0)
+		return 0;
+	size = m->rm_mod_size;
+	if (off % RGN_PAGE != 0 || size % RGN_PAGE != 0 ||
+	    size < RGN_PAGE || off < h->rh_meta_off + h->rh_meta_size ||
+	    off > h->rh_cpu_off || size > h->rh_cpu_off - off)
+		return kdt_err_set(err, EINVAL, "RGN_MODOFF",
+		    h->rh_meta_off + 64,
+		    "module table of 0x%llx bytes at offset 0x%llx must be whole pages between the metadata end 0x%llx and the cpu areas at 0x%llx",
+		    (unsigned long long)size, (unsigned long long)off,
+		    (unsigned long long)(h->rh_meta_off + h->rh_meta_size),
+		    (unsigned long long)h->rh_cpu_off);
+	a = (const struct rgn_modarea *)(v->rv_base + off);
+	if (a->ma_magic != RGN_MOD_MAGIC)
+		return kdt_err_set(err, EINVAL, "RGN_MODMAGIC", off,
+		    "module table at offset 0x%llx: magic 0x%08x, expected 0x%08x",
+		    (unsigned long long)off, a->ma_magic, RGN_MOD_MAGIC);
+	if (a->ma_used > size - sizeof (*a) || a->ma_used % 8 != 0)
+		return kdt_err_set(err, EINVAL, "RGN_MODUSED", off + 8,
+		    "module table at offset 0x%llx: %llu bytes in use, not a multiple of 8 or above its capacity of %llu",
+		    (unsigned long long)off, (unsigned long long)a->ma_used,
+		    (unsigned long long)(size - sizeof (*a)));
+	*ap = a;
+	return 0;
+}
+
+/* Rule M4: the entry at *cursor. */
+int
+rgn_mod_next(const struct rgn_view *v, uint64_t *cursor,
+    const struct rgn_mod **mp, struct kdt_err *err)
+{
+	const struct rgn_modarea *a;
+	const struct rgn_mod *md;
+	uint64_t off = *cursor, aoff;
+	int rv;
+
+	if ((rv = rgn_mod_first(v, &a, err)) != 0 || a == NULL)
+		return rv;
+	if (off >= a->ma_used)
+		return 0;
+	aoff = v->rv_meta->rm_mod_off + sizeof (*a);
+	md = (const struct rgn_mod *)((const uint8_t *)(a + 1) + off);
+	if (a->ma_used - off < sizeof (*md) || md->md_len < sizeof (*md) ||
+	    md->md_len % 8 != 0 || md->md_len > a->ma_used - off ||
+	    md->md_len - sizeof (*md) < (uint64_t)md->md_nsyms *
+	    (sizeof (struct rgn_modsym) + 8) ||
+	    strnlen(md->md_name, sizeof (md->md_name)) ==
+	    sizeof (md->md_name) ||
+	    md->md_text > md->md_size || md->md_size > 0xffffffffULL)
+		return kdt_err_set(err, EINVAL, "RGN_MODENT", aoff + off,
+		    "module table entry at offset 0x%llx (length %u, %u symbols, size 0x%llx) is damaged: it must be 8-aligned, hold its symbols, end inside the %llu bytes in use and name a module",
+		    (unsigned long long)(aoff + off), md->md_len,
+		    md->md_nsyms, (unsigned long long)md->md_size,
+		    (unsigned long long)a->ma_used);
+	*cursor = off + md->md_len;
+	*mp = md;
+	return 1;
+}
+
+/* Rule M5: the symbol at *scursor of an entry rule M4 passed. */
+int
+rgn_modsym_next(const struct rgn_mod *md, uint64_t *scursor,
+    const struct rgn_modsym **sp, const char **namep, struct kdt_err *err)
+{
+	const uint8_t *p = (const uint8_t *)md;
+	uint64_t off = *scursor != 0 ? *scursor : sizeof (*md);
+	const struct rgn_modsym *ms;
+	const char *name;
+	uint64_t max;
+	size_t len;
+
+	if (off >= md->md_len)
+		return 0;
+	ms = (const struct rgn_modsym *)(p + off);
+	name = (const char *)(ms + 1);
+	max = md->md_len - off - sizeof (*ms);
+	if (md->md_len - off < sizeof (*ms) + 8 ||
+	    (len = strnlen(name, max < RGN_MODSYM_NAMELEN ? max :
+	    RGN_MODSYM_NAMELEN)) == 0 || len >= max ||
+	    len >= RGN_MODSYM_NAMELEN || ms->ms_off >= md->md_size)
+		return kdt_err_set(err, EINVAL, "RGN_MODSYM", KDT_ERR_NOOFF,
+		    "module %s: symbol at entry offset 0x%llx (address offset 0x%x) is damaged: it needs a name shorter than %u bytes inside the entry's %u bytes and an address inside the module's 0x%llx",
+		    md->md_name, (unsigned long long)off, ms->ms_off,
+		    RGN_MODSYM_NAMELEN, md->md_len,
+		    (unsigned long long)md->md_size);
+	*scursor = off + ((sizeof (*ms) + len + 1 + 7) & ~(uint64_t)7);
+	*sp = ms;
+	*namep = name;
+	return 1;
+}
+
+/* ==== page list: live regions in ordinary kernel memory (begin) ==== */
+
+int
+rgn_pagelist_present(const void *page0)
+{
+	return ((const struct rgn_hdr *)page0)->rh_pl_off != 0;
+}
+
+/* Sift-down of a heap of (pfn, index) pairs ordered by pfn. */
+static void
+rgn_pl_sift(uint64_t (*a)[2], uint64_t i, uint64_t n)
+{
+	uint64_t c, t0, t1;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && a[c + 1][0] > a[c][0])
+			c++;
+		if (a[i][0] >= a[c][0])
+			return;
+		t0 = a[i][0], t1 = a[i][1];
+		a[i][0] = a[c][0], a[i][1] = a[c][1];
+		a[c][0] = t0, a[c][1] = t1;
+	}
+}
+
+/* Name a table position: "entry 12 (region page 12)" and the like. */
+static void
+rgn_pl_name(char *buf, uint32_t size, uint64_t i, uint64_t npages,
+    uint64_t nent)
+{
+	if (i >= nent)
+		snprintf(buf, size, "table page %llu",
+		    (unsigned long long)(i - nent));
+	else if (i < npages)
+		snprintf(buf, size, "entry %llu (region page %llu)",
+		    (unsigned long long)i, (unsigned long long)i);
+	else
+		snprintf(buf, size, "entry %llu (spare page %llu)",
+		    (unsigned long long)i, (unsigned long long)(i - npages));
+}
+
+/*
+ * No PFN may appear twice among the entries and the table pages: a page
+ * listed twice is a loop or a table that is not ours.  Heap sort of
+ * (pfn, position) pairs, then one pass for neighbours.
+ */
+static int
+rgn_pl_dups(const uint64_t *ent, uint64_t nent, const uint64_t *dir,
+    uint32_t ntbl, uint64_t npages, struct kdt_err *err)
+{
+	uint64_t n = nent + ntbl, i, t0, t1;
+	uint64_t (*a)[2];
+	char x[64], y[64];
+
+	a = kenv_zalloc(n * sizeof (*a));
+	if (a == NULL)
+		return kdt_err_set(err, ENOMEM, "RGN_NOMEM", KDT_ERR_NOOFF,
+		    "no memory to check a page list of %llu entries",
+		    (unsigned long long)n);
+	for (i = 0; i < n; i++) {
+		a[i][0] = i < nent ? ent[i] : dir[i - nent];
+		a[i][1] = i;
+	}
+	for (i = n / 2; i-- > 0;)
+		rgn_pl_sift(a, i, n);
+	for (i = n; i-- > 1;) {
+		t0 = a[0][0], t1 = a[0][1];
+		a[0][0] = a[i][0], a[0][1] = a[i][1];
+		a[i][0] = t0, a[i][1] = t1;
+		rgn_pl_sift(a, 0, i);
+	}
+	for (i = 1; i < n; i++)
+		if (a[i][0] == a[i - 1][0])
+			break;
+	if (i < n) {
+		t0 = a[i - 1][1] < a[i][1] ? a[i - 1][1] : a[i][1];
+		t1 = a[i - 1][1] < a[i][1] ? a[i][1] : a[i - 1][1];
+		rgn_pl_name(x, sizeof (x), t0, npages, nent);
+		rgn_pl_name(y, sizeof (y), t1, npages, nent);
+		t0 = a[i][0];
+		kenv_free(a);
+		return kdt_err_set(err, ELOOP, "RGN_PLLOOP", KDT_ERR_NOOFF,
+		    "page list %s and %s both name pfn 0x%llx: a page listed twice (a loop or a table that is not this region's)",
+		    x, y, (unsigned long long)t0);
+	}
+	kenv_free(a);
+	return 0;
+}
+
+/* The descriptor in page 0: place, identity, CRC and counts. */
+static int
+rgn_pl_desc(const uint8_t *page0, struct rgn_pagelist *pl,
+    const uint64_t **dir, struct kdt_err *err)
+{
+	const struct rgn_hdr *h = (const void *)page0;
+	uint64_t off = h->rh_pl_off, nent, spare, want;
+	uint32_t crc;
+	uint8_t *copy;
+
+	if (off % 8 || off < h->rh_hdrsize ||
+	    off + sizeof (*pl) > RGN_PAGE)
+		return kdt_err_set(err, EINVAL, "RGN_PLOFF", 184,
+		    "page list descriptor offset 0x%llx must be 8-aligned, at or after the %u-byte header and leave %u bytes in page 0",
+		    (unsigned long long)off, h->rh_hdrsize,
+		    (unsigned)sizeof (*pl));
+	memcpy(pl, page0 + off, sizeof (*pl));
+	if (pl->rl_magic != RGN_PL_MAGIC)
+		return kdt_err_set(err, EINVAL, "RGN_PLMAGIC", off,
+		    "page list magic 0x%08x at page 0 offset 0x%llx is not 0x%08x",
+		    pl->rl_magic, (unsigned long long)off, RGN_PL_MAGIC);
+	if (pl->rl_version == 0 || pl->rl_version > RGN_PL_VERSION)
+		return kdt_err_set(err, EPROTONOSUPPORT, "RGN_PLVERSION",
+		    off + 4,
+		    "page list version %u is not supported: this reader knows versions 1 to %u",
+		    pl->rl_version, RGN_PL_VERSION);
+	if (pl->rl_size < sizeof (*pl) || pl->rl_ntbl == 0 ||
+	    off + pl->rl_size + (uint64_t)pl->rl_ntbl * 8 > RGN_PAGE)
+		return kdt_err_set(err, EINVAL, "RGN_PLSIZE", off + 6,
+		    "page list descriptor of %u bytes with %u table pages does not fit page 0 from offset 0x%llx (descriptor at least %u bytes, at least one table page)",
+		    pl->rl_size, pl->rl_ntbl, (unsigned long long)off,
+		    (unsigned)sizeof (*pl));
+	copy = kenv_zalloc(RGN_PAGE);	/* not on a kernel stack */
+	if (copy == NULL)
+		return kdt_err_set(err, ENOMEM, "RGN_NOMEM", KDT_ERR_NOOFF,
+		    "no memory for a copy of the page list descriptor");
+	memcpy(copy, page0 + off, pl->rl_size + (uint64_t)pl->rl_ntbl * 8);
+	memset(copy + offsetof(struct rgn_pagelist, rl_crc), 0, 4);
+	crc = kenv_crc32(copy, pl->rl_size + (uint64_t)pl->rl_ntbl * 8);
+	kenv_free(copy);
+	if (crc != pl->rl_crc)
+		return kdt_err_set(err, EBADMSG, "RGN_PLCRC", off + 60,
+		    "page list descriptor CRC 0x%08x does not match the computed 0x%08x",
+		    pl->rl_crc, crc);
+	spare = h->rh_ncpu * h->rh_cpu_stride / RGN_PAGE;
+	if (h->rh_size % RGN_PAGE || pl->rl_npages != h->rh_size / RGN_PAGE ||
+	    (pl->rl_nspare != 0 && pl->rl_nspare != spare))
+		return kdt_err_set(err, EINVAL, "RGN_PLCOUNT", off + 8,
+		    "page list counts %llu region and %llu spare pages do not match the 0x%llx-byte region (%llu pages) and its %u cpu strides of 0x%llx (0 or %llu spare pages)",
+		    (unsigned long long)pl->rl_npages,
+		    (unsigned long long)pl->rl_nspare,
+		    (unsigned long long)h->rh_size,
+		    (unsigned long long)(h->rh_size / RGN_PAGE), h->rh_ncpu,
+		    (unsigned long long)h->rh_cpu_stride,
+		    (unsigned long long)spare);
+	nent = pl->rl_npages + pl->rl_nspare;
+	want = (nent + RGN_PL_PER_PAGE - 1) / RGN_PL_PER_PAGE;
+	if (pl->rl_ntbl != want)
+		return kdt_err_set(err, EINVAL, "RGN_PLCOUNT", off + 24,
+		    "page list has %u table pages; %llu entries need %llu",
+		    pl->rl_ntbl, (unsigned long long)nent,
+		    (unsigned long long)want);
+	*dir = (const uint64_t *)(page0 + off + pl->rl_size);
+	return 0;
+}
+
+/* Read one listed page (pfn) or report which entry does not read. */
+static int
+rgn_pl_page(rgn_pl_read_fn rd, void *arg, uint64_t pfn, void *buf,
+    uint64_t n, uint64_t pos, uint64_t npages, uint64_t nent,
+    struct kdt_err *err)
+{
+	char x[64];
+	int rv;
+
+	rgn_pl_name(x, sizeof (x), pos, npages, nent);
+	if (pfn >= RGN_PL_PFN_MAX)
+		return kdt_err_set(err, EINVAL, "RGN_PLPFN", KDT_ERR_NOOFF,
+		    "page list %s is pfn 0x%llx, beyond the largest pfn 0x%llx",
+		    x, (unsigned long long)pfn,
+		    (unsigned long long)(RGN_PL_PFN_MAX - 1));
+	rv = rd(arg, pfn * RGN_PAGE, buf, n);
+	if (rv != 0)
+		return kdt_err_set(err, -rv == ENXIO ? ENODATA : -rv,
+		    "RGN_PLREAD", KDT_ERR_NOOFF,
+		    "page list %s names pfn 0x%llx (phys 0x%llx), which %s",
+		    x, (unsigned long long)pfn,
+		    (unsigned long long)(pfn * RGN_PAGE),
+		    rv == -ENXIO ? "is not in the dump" : "does not read");
+	return 0;
+}
+
+/* Under switch: does CPU c's spare hold its newer records?  Then copy. */
+static int
+rgn_pl_spare(const struct rgn_hdr *h, const uint64_t *ent,
+    const struct rgn_pagelist *pl, uint32_t c, rgn_pl_read_fn rd,
+    void *arg, uint8_t *img, struct kdt_err *err)
+{
+	uint64_t spp = h->rh_cpu_stride / RGN_PAGE, first, i;
+	uint8_t *slot = img + h->rh_cpu_off + (uint64_t)c * h->rh_cpu_stride;
+	const struct rgn_cpu *cur = (const void *)slot;
+	struct rgn_cpu sp;
+	uint64_t nent = pl->rl_npages + pl->rl_nspare;
+	int rv;
+
+	first = pl->rl_npages + (uint64_t)c * spp;
+	rv = rgn_pl_page(rd, arg, ent[first], &sp, sizeof (sp), first,
+	    pl->rl_npages, nent, err);
+	if (rv != 0)
+		return rv;
+	if (sp.rc_magic != RGN_CPU_MAGIC || sp.rc_cpu != c ||
+	    sp.rc_size != h->rh_bufsize || sp.rc_head < cur->rc_head ||
+	    (sp.rc_head == cur->rc_head && sp.rc_tail >= cur->rc_tail))
+		return 0;	/* not set up, or the region's is newer */
+	for (i = 0; i < spp; i++) {
+		rv = rgn_pl_page(rd, arg, ent[first + i], slot + i * RGN_PAGE,
+		    RGN_PAGE, first + i, pl->rl_npages, nent, err);
+		if (rv != 0)
+			return rv;
+	}
+	return 0;
+}
+
+/*
+ * Rules, in order: the descriptor (offset, magic, version, size, CRC,
+ * counts), each table page readable, the table CRC, entry 0 is where
+ * the header was found, no PFN twice, every page readable; then, with
+ * spare pages, each CPU's newer buffer in its slot.
+ */
+int
+rgn_pagelist_assemble(const void *page0, uint64_t pa, rgn_pl_read_fn rd,
+    void *arg, uint8_t *img, struct kdt_err *err)
+{
+	const struct rgn_hdr *h = page0;
+	struct rgn_pagelist pl;
+	struct rgn_view v;
+	const uint64_t *dir = NULL;
+	uint64_t *ent = NULL, nent, i, n;
+	uint32_t crc, k, c;
+	int rv;
+
+	rv = rgn_pl_desc(page0, &pl, &dir, err);
+	if (rv != 0)
+		return rv;
+	nent = pl.rl_npages + pl.rl_nspare;
+	ent = kenv_zalloc((uint64_t)pl.rl_ntbl * RGN_PAGE);
+	if (ent == NULL)
+		return kdt_err_set(err, ENOMEM, "RGN_NOMEM", KDT_ERR_NOOFF,
+		    "no memory for a page list of %u table pages",
+		    pl.rl_ntbl);
+	for (k = 0; k < pl.rl_ntbl; k++)
+		if ((rv = rgn_pl_page(rd, arg, dir[k], ent + (uint64_t)k *
+		    RGN_PL_PER_PAGE, RGN_PAGE, nent + k, pl.rl_npages, nent,
+		    err)) != 0)
+			goto out;
+	crc = kenv_crc32(ent, nent * 8);
+	if (crc != pl.rl_tblcrc) {
+		rv = kdt_err_set(err, EBADMSG, "RGN_PLTBLCRC",
+		    h->rh_pl_off + 28,
+		    "page list table CRC 0x%08x does not match the computed 0x%08x (a table torn, overwritten or left over from a freed region)",
+		    pl.rl_tblcrc, crc);
+		goto out;
+	}
+	if (ent[0] != pa / RGN_PAGE || pa % RGN_PAGE) {
+		rv = kdt_err_set(err, EINVAL, "RGN_PLFIRST", KDT_ERR_NOOFF,
+		    "page list entry 0 is pfn 0x%llx but the region header was found at phys 0x%llx (pfn 0x%llx)",
+		    (unsigned long long)ent[0], (unsigned long long)pa,
+		    (unsigned long long)(pa / RGN_PAGE));
+		goto out;
+	}
+	for (i = 0; i < nent; i++)
+		if (ent[i] >= RGN_PL_PFN_MAX)
+			break;
+	if (i < nent) {
+		rv = rgn_pl_page(rd, arg, ent[i], NULL, 0, i, pl.rl_npages,
+		    nent, err);
+		goto out;
+	}
+	if ((rv = rgn_pl_dups(ent, nent, dir, pl.rl_ntbl, pl.rl_npages,
+	    err)) != 0)
+		goto out;
+	/* physically consecutive pages are read in one request */
+	for (i = 0; i < pl.rl_npages; i += n) {
+		for (n = 1; i + n < pl.rl_npages && n < 256 &&
+		    ent[i + n] == ent[i] + n; n++)
+			;
+		if (rd(arg, ent[i] * RGN_PAGE, img + i * RGN_PAGE,
+		    n * RGN_PAGE) != 0) {
+			/* find and name the page that does not read */
+			for (; n > 0; i++, n--)
+				if ((rv = rgn_pl_page(rd, arg, ent[i],
+				    img + i * RGN_PAGE, RGN_PAGE, i,
+				    pl.rl_npages, nent, err)) != 0)
+					goto out;
+			n = 0;
+		}
+	}
+	if (pl.rl_nspare == 0)
+		goto out;	/* rv is 0 */
+	/* the spares' places come from the layout: validate it first */
+	if ((rv = rgn_open(&v, img, h->rh_size, pa, err)) != 0)
+		goto out;
+	for (c = 0; c < v.rv_hdr->rh_ncpu; c++)	/* the validated header */
+		if ((rv = rgn_pl_spare(v.rv_hdr, ent, &pl, c, rd, arg, img,
+		    err)) != 0)
+			goto out;
+	rv = 0;
+out:
+	kenv_free(ent);
+	return rv;
+}
+/* ==== page list (end) ==== */
+
+/*
+ * ==== speculations and variables (rgn.h; begin) ====
+ */
+
+/* Rule 15: one optional area [off, off + size) in whole pages. */
+static int
+rgn_check_part(const struct rgn_hdr *h, const char *what, uint32_t field,
+    uint64_t off, uint64_t size, uint64_t lo, struct kdt_err *err)
+{
+	if (off == 0)
+		return 0;
+	if (off % RGN_PAGE != 0 || size % RGN_PAGE != 0 || size == 0 ||
+	    off < lo || off > h->rh_cpu_off || size > h->rh_cpu_off - off)
+		return kdt_err_set(err, EINVAL, "RGN_SPECVAR",
+		    h->rh_meta_off + field,
+		    "%s area of 0x%llx bytes at offset 0x%llx must be whole pages between offset 0x%llx and the cpu areas at 0x%llx",
+		    what, (unsigned long long)size, (unsigned long long)off,
+		    (unsigned long long)lo, (unsigned long long)h->rh_cpu_off);
+	return 0;
+}
+
+static int
+rgn_check_specvar(const struct rgn_view *v, struct kdt_err *err)
+{
+	const struct rgn_hdr *h = v->rv_hdr;
+	const struct rgn_meta *m = v->rv_meta;
+	uint64_t lo = h->rh_meta_off + h->rh_meta_size;
+	int rv;
+
+	if (!RGN_META_HAS_VARS(m))
+		return 0;
+	rv = rgn_check_part(h, "speculation", 80, m->rm_spec_off,
+	    m->rm_spec_size, lo, err);
+	if (rv == 0)
+		rv = rgn_check_part(h, "variable", 96, m->rm_gvar_off,
+		    m->rm_gvar_size, m->rm_spec_off != 0 ?
+		    m->rm_spec_off + m->rm_spec_size : lo, err);
+	if (rv != 0)
+		return rv;
+	if (m->rm_dvar_off != 0 && (m->rm_gvar_off == 0 ||
+	    m->rm_dvar_off <= m->rm_gvar_off ||
+	    m->rm_dvar_off % 8 != 0 ||
+	    m->rm_dvar_off - m->rm_gvar_off >= m->rm_gvar_size ||
+	    m->rm_dvar_size > m->rm_gvar_size -
+	    (m->rm_dvar_off - m->rm_gvar_off)))
+		return kdt_err_set(err, EINVAL, "RGN_DVAR", h->rh_meta_off + 112,
+		    "dynamic variable store of 0x%llx bytes at offset 0x%llx is not 8-aligned inside the variable area of 0x%llx bytes at 0x%llx",
+		    (unsigned long long)m->rm_dvar_size,
+		    (unsigned long long)m->rm_dvar_off,
+		    (unsigned long long)m->rm_gvar_size,
+		    (unsigned long long)m->rm_gvar_off);
+	return 0;
+}
+
+const void *
+rgn_view_spec(const struct rgn_view *v, uint64_t *len)
+{
+	const struct rgn_meta *m = v->rv_meta;
+
+	*len = 0;
+	if (m == NULL || !RGN_META_HAS_VARS(m) || m->rm_spec_off == 0)
+		return NULL;
+	*len = m->rm_spec_size;
+	return v->rv_base + m->rm_spec_off;
+}
+
+const void *
+rgn_view_vars(const struct rgn_view *v, uint64_t *len, uint64_t *dvoff,
+    uint64_t *dvlen)
+{
+	const struct rgn_meta *m = v->rv_meta;
+
+	*len = *dvoff = *dvlen = 0;
+	if (m == NULL || !RGN_META_HAS_VARS(m) || m->rm_gvar_off == 0)
+		return NULL;
+	*len = m->rm_gvar_size;
+	if (m->rm_dvar_off != 0) {
+		*dvoff = m->rm_dvar_off - m->rm_gvar_off;
+		*dvlen = m->rm_dvar_size;
+	}
+	return v->rv_base + m->rm_gvar_off;
+}
+
+/* The area header: consistent with itself, the region and rm_spec_size. */
+static int
+rgn_spec_hdr_ok(const struct rgn_view *v, const struct spec_area *sa,
+    uint64_t len, char *msg, uint32_t msgsz)
+{
+	uint64_t n = (uint64_t)sa->sa_nspec * sa->sa_ncpu;
+	uint64_t words = (sizeof (*sa) + 16ULL * sa->sa_nspec + 7) & ~7ULL;
+
+	if (sa->sa_magic != SPEC_AREA_MAGIC) {
+		snprintf(msg, msgsz, "speculation area magic 0x%08x, expected 0x%08x",
+		    sa->sa_magic, SPEC_AREA_MAGIC);
+		return 1;
+	}
+	if (sa->sa_hdrsize != sizeof (*sa) || sa->sa_ncpu !=
+	    v->rv_hdr->rh_ncpu || sa->sa_nspec == 0 ||
+	    sa->sa_nspec > 65536 || sa->sa_bufsize % 8 != 0 ||
+	    sa->sa_bufsize > (64ULL << 20) || sa->sa_size > len ||
+	    sa->sa_bufoff != words ||
+	    sa->sa_dataoff != words + n * sizeof (struct spec_buf) ||
+	    sa->sa_dataoff > sa->sa_size ||
+	    n * sa->sa_bufsize > sa->sa_size - sa->sa_dataoff) {
+		snprintf(msg, msgsz, "speculation area header is inconsistent: %u speculations x %u cpus (region: %u) of %llu bytes, header %u bytes, buffer headers at 0x%llx, data at 0x%llx, %llu bytes used of the 0x%llx-byte area",
+		    sa->sa_nspec, sa->sa_ncpu, v->rv_hdr->rh_ncpu,
+		    (unsigned long long)sa->sa_bufsize, sa->sa_hdrsize,
+		    (unsigned long long)sa->sa_bufoff,
+		    (unsigned long long)sa->sa_dataoff,
+		    (unsigned long long)sa->sa_size,
+		    (unsigned long long)len);
+		return 1;
+	}
+	return 0;
+}
+
+/* Check and hand out the records of one buffer. */
+static int
+rgn_spec_buf(const struct rgn_view *v, const struct rgn_spec_cb *cb,
+    uint32_t id, uint32_t cpu, uint32_t kind, const uint8_t *data,
+    uint64_t used, uint64_t bufsize)
+{
+	const struct rgn_rec *rr;
+	const struct rgn_epid *ep;
+	uint64_t off;
+	char msg[256];
+	int rv;
+
+	if (used > bufsize || used % 8 != 0) {
+		snprintf(msg, sizeof (msg), "buffer holds %llu bytes, not a multiple of 8 up to its size %llu",
+		    (unsigned long long)used, (unsigned long long)bufsize);
+		return cb->sc_bad != NULL ?
+		    cb->sc_bad(cb->sc_arg, id, cpu, 0, msg) : 0;
+	}
+	if (cb->sc_buf != NULL &&
+	    (rv = cb->sc_buf(cb->sc_arg, id, cpu, kind, used)) != 0)
+		return rv;
+	for (off = 0; off < used; off += rr->rr_size) {
+		rr = (const struct rgn_rec *)(data + off);
+		ep = NULL;
+		if (used - off < RGN_REC_HDRSIZE ||
+		    rr->rr_size < RGN_REC_HDRSIZE || rr->rr_size % 8 != 0 ||
+		    rr->rr_size > used - off)
+			snprintf(msg, sizeof (msg), "record size %u is not a multiple of 8 in [16, %llu]",
+			    used - off < RGN_REC_HDRSIZE ? 0 : rr->rr_size,
+			    (unsigned long long)(used - off));
+		else if ((ep = rgn_find_epid(v, rr->rr_epid)) == NULL)
+			snprintf(msg, sizeof (msg), "record EPID %u is not in the %u-entry EPID table",
+			    rr->rr_epid, v->rv_meta->rm_nepids);
+		else if (rr->rr_size != ((RGN_REC_HDRSIZE +
+		    (uint64_t)ep->re_size + 7) & ~7ULL)) {
+			snprintf(msg, sizeof (msg), "record size %u for EPID %u differs from the %u bytes its layout needs",
+			    rr->rr_size, rr->rr_epid,
+			    (uint32_t)((RGN_REC_HDRSIZE + ep->re_size + 7) &
+			    ~7u));
+			ep = NULL;
+		}
+		if (ep == NULL)
+			return cb->sc_bad != NULL ?
+			    cb->sc_bad(cb->sc_arg, id, cpu, off, msg) : 0;
+		if (cb->sc_rec != NULL && (rv = cb->sc_rec(cb->sc_arg, id,
+		    cpu, rr, (const uint8_t *)(rr + 1), off)) != 0)
+			return rv;
+	}
+	return 0;
+}
+
+int
+rgn_walk_spec(const struct rgn_view *v, const struct rgn_spec_cb *cb,
+    struct kdt_err *err)
+{
+	const struct spec_area *sa;
+	const struct spec_buf *sb;
+	const uint32_t *state, *gen;
+	uint32_t id, cpu, st, kind;
+	uint64_t len;
+	char msg[384];
+	int rv;
+
+	(void)err;
+	if ((sa = rgn_view_spec(v, &len)) == NULL)
+		return 0;
+	if (sa->sa_magic == 0 && sa->sa_size == 0)
+		return 0;	/* reserved, never set up */
+	if (rgn_spec_hdr_ok(v, sa, len, msg, sizeof (msg)))
+		return cb->sc_bad != NULL ?
+		    cb->sc_bad(cb->sc_arg, 0, 0, 0, msg) : 0;
+	state = (const uint32_t *)(sa + 1);
+	gen = state + 3 * sa->sa_nspec;
+	for (id = 1; id <= sa->sa_nspec; id++) {
+		st = state[id - 1];
+		if (st > SPEC_DISCARDING) {
+			snprintf(msg, sizeof (msg), "speculation %u has state %u, above the highest state %u",
+			    id, st, SPEC_DISCARDING);
+			if (cb->sc_bad != NULL &&
+			    (rv = cb->sc_bad(cb->sc_arg, id, 0, 0, msg)) != 0)
+				return rv;
+			continue;
+		}
+		if (st != SPEC_ACTIVE && st != SPEC_ACTIVEONE &&
+		    st != SPEC_ACTIVEMANY && st != SPEC_COMMITTINGMANY)
+			continue;
+		for (cpu = 0; cpu < sa->sa_ncpu; cpu++) {
+			sb = (const struct spec_buf *)((const uint8_t *)sa +
+			    sa->sa_bufoff) + (uint64_t)(id - 1) * sa->sa_ncpu +
+			    cpu;
+			if (sb->sb_used == 0 || sb->sb_gen != gen[id - 1])
+				continue;
+			if (st == SPEC_COMMITTINGMANY) {
+				if (sb->sb_pend != SPEC_PEND_COMMIT)
+					continue;
+				kind = RGN_SPEC_COMMITTING;
+			} else {
+				kind = RGN_SPEC_UNCOMMITTED;
+			}
+			rv = rgn_spec_buf(v, cb, id, cpu, kind,
+			    (const uint8_t *)sa + sa->sa_dataoff +
+			    ((uint64_t)(id - 1) * sa->sa_ncpu + cpu) *
+			    sa->sa_bufsize, sb->sb_used, sa->sa_bufsize);
+			if (rv != 0)
+				return rv;
+		}
+	}
+	return 0;
+}
+/* ==== speculations and variables (end) ==== */

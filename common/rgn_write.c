@@ -157,8 +157,75 @@ rgn_size_for(const struct rgn_params *p, uint64_t bufsize)
 	stride = rgn_roundup(rgn_roundup(bufsize, 8) + RGN_CPU_HDRSIZE,
 	    RGN_PAGE) + rgn_roundup(p->rp_aggsize, RGN_PAGE);
 	return RGN_PAGE + rgn_roundup(rgn_meta_layout(&m, pcap, ecap,
-	    p->rp_dofsz), RGN_PAGE) + (uint64_t)p->rp_ncpu * stride;
+	    p->rp_dofsz), RGN_PAGE) + rgn_roundup(p->rp_modsize, RGN_PAGE) +
+	    rgn_roundup(p->rp_specarea, RGN_PAGE) +	/* speculations */
+	    rgn_roundup(p->rp_vararea, RGN_PAGE) +	/* and variables */
+	    (uint64_t)p->rp_ncpu * stride;
 }
+
+/*
+ * ---- speculations and variables (rgn.h; begin) ----
+ * Reserve the speculation and variable areas at rh_cpu_off (page
+ * multiples, the speculation area first).  Their contents are laid out
+ * later by spec_create_in() and dif_vstate_init() in kdt.ko; rgn_init()
+ * leaves them zeroed, which a reader takes as "not set up yet".
+ */
+static int
+rgn_init_specvar(struct rgn_hdr *h, struct rgn_meta *m, uint64_t size,
+    const struct rgn_params *p, struct kdt_err *err)
+{
+	uint64_t sp = rgn_roundup(p->rp_specarea, RGN_PAGE);
+	uint64_t va = rgn_roundup(p->rp_vararea, RGN_PAGE);
+
+	if (sp > size || va > size || h->rh_cpu_off + sp + va > size)
+		return kdt_err_set(err, ENOSPC, "RGN_SIZE", KDT_ERR_NOOFF,
+		    "region: size 0x%llx cannot hold a speculation area of 0x%llx and a variable area of 0x%llx bytes after offset 0x%llx",
+		    (unsigned long long)size, (unsigned long long)sp,
+		    (unsigned long long)va, (unsigned long long)h->rh_cpu_off);
+	if (sp != 0) {
+		m->rm_spec_off = h->rh_cpu_off;
+		m->rm_spec_size = sp;
+		h->rh_cpu_off += sp;
+	}
+	if (va != 0) {
+		m->rm_gvar_off = h->rh_cpu_off;
+		m->rm_gvar_size = va;
+		h->rh_cpu_off += va;
+	}
+	return 0;
+}
+
+void *
+rgn_spec_area(void *base, uint64_t *len)
+{
+	struct rgn_meta *m = rgn_meta(base);
+
+	*len = m->rm_spec_off != 0 ? m->rm_spec_size : 0;
+	return m->rm_spec_off != 0 ? (uint8_t *)base + m->rm_spec_off : NULL;
+}
+
+void *
+rgn_var_area(void *base, uint64_t *len)
+{
+	struct rgn_meta *m = rgn_meta(base);
+
+	*len = m->rm_gvar_off != 0 ? m->rm_gvar_size : 0;
+	return m->rm_gvar_off != 0 ? (uint8_t *)base + m->rm_gvar_off : NULL;
+}
+
+void
+rgn_set_dvar(void *base, uint64_t off, uint64_t len)
+{
+	struct rgn_meta *m = rgn_meta(base);
+
+	if (m->rm_gvar_off == 0 || off == 0 || off >= m->rm_gvar_size ||
+	    len > m->rm_gvar_size - off)
+		return;
+	m->rm_dvar_size = len;
+	kenv_wmb();
+	KENV_WRITE_ONCE(m->rm_dvar_off, m->rm_gvar_off + off);
+}
+/* ---- speculations and variables (end) ---- */
 
 int
 rgn_init(void *base, uint64_t size, const struct rgn_params *p,
@@ -180,6 +247,11 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 	h.rh_meta_off = RGN_PAGE;
 	h.rh_meta_size = rgn_roundup(need, RGN_PAGE);
 	h.rh_cpu_off = h.rh_meta_off + h.rh_meta_size;
+	if (p->rp_modsize != 0) {	/* the module table (rgn.h) */
+		m.rm_mod_off = h.rh_cpu_off;
+		m.rm_mod_size = rgn_roundup(p->rp_modsize, RGN_PAGE);
+		h.rh_cpu_off += m.rm_mod_size;
+	}
 	astride = rgn_roundup(p->rp_aggsize, RGN_PAGE);
 	if (astride != 0) {
 		if (astride > size / p->rp_ncpu)
@@ -191,6 +263,9 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 		m.rm_agg_off = h.rh_cpu_off;
 		h.rh_cpu_off += (uint64_t)p->rp_ncpu * astride;
 	}
+	/* speculations and variables (rgn.h): after the aggregations */
+	if ((rv = rgn_init_specvar(&h, &m, size, p, err)) != 0)
+		return rv;
 	stride = h.rh_cpu_off < size ?
 	    ((size - h.rh_cpu_off) / p->rp_ncpu) & ~(RGN_PAGE - 1) : 0;
 	if (stride < RGN_PAGE)
@@ -210,6 +285,9 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 	m.rm_dof_crc = kenv_crc32(p->rp_dof, p->rp_dofsz);
 	m.rm_state = RGN_STATE_EMPTY;
 	memcpy((uint8_t *)base + h.rh_meta_off, &m, sizeof (m));
+	if (m.rm_mod_off != 0)
+		((struct rgn_modarea *)((uint8_t *)base +
+		    m.rm_mod_off))->ma_magic = RGN_MOD_MAGIC;
 	rgn_init_cpus(base, &h);
 	for (cpu = 0; astride != 0 && cpu < p->rp_ncpu; cpu++)
 		if ((rv = agg_buf_init((uint8_t *)base + m.rm_agg_off +
@@ -422,4 +500,186 @@ rgn_agg(void *base, uint32_t cpu)
 		return NULL;
 	ab0 = (const struct agg_buf *)((uint8_t *)base + m->rm_agg_off);
 	return (uint8_t *)base + m->rm_agg_off + cpu * ab0->ab_size;
+}
+
+/* ==== page list: live regions in ordinary kernel memory (begin) ==== */
+
+/* Where the descriptor goes: the first 64-aligned byte after the header. */
+static uint32_t
+rgn_pl_off(uint32_t hdrsize)
+{
+	return (hdrsize + 63) & ~63u;
+}
+
+uint32_t
+rgn_pagelist_tblpages(uint64_t npages, uint64_t nspare, uint32_t off)
+{
+	uint64_t n = npages + nspare, ntbl;
+
+	if (off + sizeof (struct rgn_pagelist) > RGN_PAGE)
+		return 0;
+	ntbl = (n + RGN_PL_PER_PAGE - 1) / RGN_PL_PER_PAGE;
+	if (ntbl == 0 || ntbl > (RGN_PAGE - off -
+	    sizeof (struct rgn_pagelist)) / 8)
+		return 0;
+	return (uint32_t)ntbl;
+}
+
+int
+rgn_pagelist_init(void *base, const uint64_t *tbl, uint64_t nspare,
+    const uint64_t *tblpfn, uint32_t ntbl, struct kdt_err *err)
+{
+	struct rgn_hdr *h = rgn_hdr(base);
+	struct rgn_pagelist pl;
+	uint64_t npages = h->rh_size / RGN_PAGE;
+	uint32_t off = rgn_pl_off(h->rh_hdrsize);
+	uint8_t *d;
+
+	if (ntbl == 0 || rgn_pagelist_tblpages(npages, nspare, off) != ntbl)
+		return kdt_err_set(err, E2BIG, "RGN_PLSIZE", KDT_ERR_NOOFF,
+		    "page list: %llu region and %llu spare pages need %u table pages, not %u (the directory in page 0 holds at most %llu)",
+		    (unsigned long long)npages, (unsigned long long)nspare,
+		    rgn_pagelist_tblpages(npages, nspare, off), ntbl,
+		    (unsigned long long)((RGN_PAGE - off - sizeof (pl)) / 8));
+	memset(&pl, 0, sizeof (pl));
+	pl.rl_magic = RGN_PL_MAGIC;
+	pl.rl_version = RGN_PL_VERSION;
+	pl.rl_size = sizeof (pl);
+	pl.rl_npages = npages;
+	pl.rl_nspare = nspare;
+	pl.rl_ntbl = ntbl;
+	pl.rl_tblcrc = kenv_crc32(tbl, (npages + nspare) * 8);
+	d = (uint8_t *)base + off;
+	memcpy(d, &pl, sizeof (pl));
+	memcpy(d + sizeof (pl), tblpfn, (uint64_t)ntbl * 8);
+	pl.rl_crc = kenv_crc32(d, sizeof (pl) + (uint64_t)ntbl * 8);
+	memcpy(d + offsetof(struct rgn_pagelist, rl_crc), &pl.rl_crc,
+	    sizeof (pl.rl_crc));
+	/* the header last, its CRC after every field it covers */
+	h->rh_phys = tbl[0] * RGN_PAGE;
+	h->rh_pl_off = off;
+	h->rh_crc = 0;
+	h->rh_crc = kenv_crc32(h, h->rh_hdrsize);
+	return 0;
+}
+/* ==== page list (end) ==== */
+
+/* ---- the module table (rgn.h, "module table") ---- */
+
+static struct rgn_modarea *
+rgn_modarea(void *base)
+{
+	struct rgn_meta *m = rgn_meta(base);
+
+	if (m->rm_mod_off == 0)
+		return NULL;
+	return (struct rgn_modarea *)((uint8_t *)base + m->rm_mod_off);
+}
+
+/* The entry being written: the first byte after the published ones. */
+static struct rgn_mod *
+rgn_mod_pending(struct rgn_modarea *a)
+{
+	return (struct rgn_mod *)((uint8_t *)(a + 1) + a->ma_used);
+}
+
+/* Bytes of the area after its header. */
+static uint64_t
+rgn_mod_room(void *base)
+{
+	return rgn_meta(base)->rm_mod_size - sizeof (struct rgn_modarea);
+}
+
+int
+rgn_mod_begin(void *base, const char *name, uint64_t addr, uint64_t size,
+    uint64_t text, uint32_t flags)
+{
+	struct rgn_modarea *a = rgn_modarea(base);
+	struct rgn_mod *md;
+
+	if (a == NULL)
+		return -EINVAL;
+	if (a->ma_used + sizeof (*md) > rgn_mod_room(base)) {
+		a->ma_lost++;
+		return -ENOSPC;
+	}
+	md = rgn_mod_pending(a);
+	memset(md, 0, sizeof (*md));
+	if (rgn_put_name(md->md_name, sizeof (md->md_name), name) != 0)
+		return -EINVAL;
+	md->md_base = addr;
+	md->md_size = size;
+	md->md_text = text <= size ? text : size;
+	md->md_flags = flags & RGN_MOD_F_INIT;
+	md->md_len = sizeof (*md);
+	return 0;
+}
+
+int
+rgn_mod_sym(void *base, uint64_t addr, uint64_t size, const char *name)
+{
+	struct rgn_modarea *a = rgn_modarea(base);
+	struct rgn_modsym *ms;
+	struct rgn_mod *md;
+	uint64_t len, need;
+	char *dst;
+
+	if (a == NULL)
+		return -EINVAL;
+	md = rgn_mod_pending(a);
+	len = strlen(name);
+	if (len == 0 || len >= RGN_MODSYM_NAMELEN || addr < md->md_base ||
+	    addr - md->md_base >= md->md_size)
+		return -EINVAL;
+	need = rgn_roundup(sizeof (*ms) + len + 1, 8);
+	if (a->ma_used + md->md_len + need > rgn_mod_room(base)) {
+		if ((md->md_flags & RGN_MOD_F_TRUNC) == 0)
+			a->ma_trunc++;
+		md->md_flags |= RGN_MOD_F_TRUNC;
+		return -ENOSPC;
+	}
+	ms = (struct rgn_modsym *)((uint8_t *)md + md->md_len);
+	ms->ms_off = (uint32_t)(addr - md->md_base);
+	ms->ms_size = size > 0xffffffffULL ? 0 : (uint32_t)size;
+	dst = (char *)(ms + 1);
+	memcpy(dst, name, len);
+	memset(dst + len, 0, need - sizeof (*ms) - len);
+	md->md_len += (uint32_t)need;
+	md->md_nsyms++;
+	return 0;
+}
+
+void
+rgn_mod_end(void *base)
+{
+	struct rgn_modarea *a = rgn_modarea(base);
+
+	if (a == NULL)
+		return;
+	kenv_wmb();
+	KENV_WRITE_ONCE(a->ma_used, a->ma_used + rgn_mod_pending(a)->md_len);
+	kenv_wmb();
+	KENV_WRITE_ONCE(a->ma_nmods, a->ma_nmods + 1);
+}
+
+void
+rgn_mod_gone(void *base, const char *name, uint64_t addr)
+{
+	struct rgn_modarea *a = rgn_modarea(base);
+	struct rgn_mod *md, *last = NULL;
+	uint64_t off;
+
+	if (a == NULL)
+		return;
+	for (off = 0; off < a->ma_used; off += md->md_len) {
+		md = (struct rgn_mod *)((uint8_t *)(a + 1) + off);
+		if (md->md_len < sizeof (*md))
+			break;
+		if (md->md_base == addr &&
+		    (md->md_flags & RGN_MOD_F_GONE) == 0 &&
+		    strncmp(md->md_name, name, sizeof (md->md_name)) == 0)
+			last = md;
+	}
+	if (last != NULL)
+		last->md_flags |= RGN_MOD_F_GONE;
 }

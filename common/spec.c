@@ -8,6 +8,12 @@
  * buffer is written and drained only by its own CPU, so its contents need
  * no synchronisation; sb_pend is set by the committing CPU before the
  * state word moves and read by the owner with a barrier.
+ *
+ * Everything lives in one area (spec.h, "The speculation area"): ours
+ * from spec_create(), or the caller's from spec_create_in() -- kdt.ko
+ * passes the region's speculation part, so a dump holds the buffers and
+ * rgn_read.c's rgn_walk_spec() can show what was never committed.  The
+ * area is laid out with its magic written last.
  */
 #include "kdt_env.h"
 #include "kdt_err.h"
@@ -37,49 +43,128 @@ spec_buf(const struct spec_state *ss, uint32_t id, uint32_t cpu)
 	return &ss->ss_bufs[(uint64_t)(id - 1) * ss->ss_ncpu + cpu];
 }
 
-/* Setup context (allocates). */
-int
-spec_create(struct spec_state **out, uint32_t nspec, uint32_t ncpu,
-    uint64_t size, struct kdt_err *err)
+static uint64_t
+spec_words_end(uint32_t nspec)
 {
-	struct spec_state *ss;
-	uint64_t i, n = (uint64_t)nspec * ncpu;
+	return (sizeof (struct spec_area) + 16ULL * nspec + 7) & ~7ULL;
+}
 
-	*out = NULL;
+/* Any context. */
+uint64_t
+spec_area_size(uint32_t nspec, uint32_t ncpu, uint64_t size)
+{
+	uint64_t n = (uint64_t)nspec * ncpu;
+
+	if (nspec == 0)
+		return 0;
+	size = (size + 7) & ~7ULL;
+	return spec_words_end(nspec) + n * sizeof (struct spec_buf) +
+	    n * size;
+}
+
+static int
+spec_check_sizes(uint32_t nspec, uint32_t ncpu, uint64_t size,
+    struct kdt_err *err)
+{
 	if (nspec > SPEC_MAX_NSPEC || size > SPEC_MAX_SIZE || ncpu == 0)
 		return kdt_err_set(err, EINVAL, "SPEC_SIZE", KDT_ERR_NOOFF,
 		    "speculations: nspec %u (limit %u), specsize %llu (limit %llu), cpus %u (at least 1)",
 		    nspec, SPEC_MAX_NSPEC, (unsigned long long)size,
 		    (unsigned long long)SPEC_MAX_SIZE, ncpu);
+	return 0;
+}
+
+/* Lay out and clear the area and point "ss" into it.  Setup context. */
+static void
+spec_lay_out(struct spec_state *ss, uint8_t *area, uint64_t areasize)
+{
+	struct spec_area *sa = (struct spec_area *)area;
+	uint64_t n = (uint64_t)ss->ss_nspec * ss->ss_ncpu;
+
+	memset(area, 0, areasize);
+	sa->sa_nspec = ss->ss_nspec;
+	sa->sa_ncpu = ss->ss_ncpu;
+	sa->sa_hdrsize = sizeof (*sa);
+	sa->sa_bufsize = ss->ss_size;
+	sa->sa_size = areasize;
+	sa->sa_bufoff = spec_words_end(ss->ss_nspec);
+	sa->sa_dataoff = sa->sa_bufoff + n * sizeof (struct spec_buf);
+	ss->ss_area = area;
+	ss->ss_areasize = areasize;
+	ss->ss_state = (uint32_t *)(area + sizeof (*sa));
+	ss->ss_owner = ss->ss_state + ss->ss_nspec;
+	ss->ss_npend = ss->ss_owner + ss->ss_nspec;
+	ss->ss_gen = ss->ss_npend + ss->ss_nspec;
+	ss->ss_bufs = (struct spec_buf *)(area + sa->sa_bufoff);
+	ss->ss_data = area + sa->sa_dataoff;
+	/* The magic last: a reader never sees a half-laid-out area. */
+	kenv_wmb();
+	KENV_WRITE_ONCE(sa->sa_magic, SPEC_AREA_MAGIC);
+}
+
+/* Setup context (allocates unless "area" is given). */
+static int
+spec_make(struct spec_state **out, uint32_t nspec, uint32_t ncpu,
+    uint64_t size, void *area, uint64_t areasize, struct kdt_err *err)
+{
+	struct spec_state *ss;
+	uint64_t need;
+	int rv;
+
+	*out = NULL;
+	if ((rv = spec_check_sizes(nspec, ncpu, size, err)) != 0)
+		return rv;
 	size = (size + 7) & ~7ULL;
+	need = spec_area_size(nspec, ncpu, size);
+	if (area != NULL && (areasize < need || ((uintptr_t)area & 7) != 0))
+		return kdt_err_set(err, ENOSPC, "SPEC_AREA", KDT_ERR_NOOFF,
+		    "speculations: an area of %llu bytes cannot hold %u x %u buffers of %llu bytes (%llu bytes needed, 8-aligned)",
+		    (unsigned long long)areasize, nspec, ncpu,
+		    (unsigned long long)size, (unsigned long long)need);
 	ss = kenv_zalloc(sizeof (*ss));
 	if (ss == NULL)
 		goto nomem;
-	*out = ss;
 	ss->ss_nspec = nspec;
 	ss->ss_ncpu = ncpu;
 	ss->ss_size = size;
-	if (nspec == 0)
+	if (nspec == 0) {
+		*out = ss;
 		return 0;
-	ss->ss_state = kenv_zalloc(4ULL * nspec * sizeof (uint32_t));
-	ss->ss_bufs = kenv_zalloc(n * sizeof (struct spec_buf));
-	ss->ss_area = size == 0 ? NULL : kenv_zalloc(n * size);
-	if (ss->ss_state == NULL || ss->ss_bufs == NULL ||
-	    (size != 0 && ss->ss_area == NULL))
-		goto nomem;
-	ss->ss_owner = ss->ss_state + nspec;
-	ss->ss_npend = ss->ss_owner + nspec;
-	ss->ss_gen = ss->ss_npend + nspec;
-	for (i = 0; i < n; i++)
-		ss->ss_bufs[i].sb_data = ss->ss_area == NULL ? NULL :
-		    ss->ss_area + i * size;
+	}
+	if (area == NULL) {
+		areasize = need;
+		area = kenv_zalloc(need);
+		if (area == NULL)
+			goto nomem;
+		ss->ss_own = 1;
+	}
+	spec_lay_out(ss, area, areasize);
+	*out = ss;
 	return 0;
 nomem:
 	spec_destroy(ss);
-	*out = NULL;
 	return kdt_err_set(err, ENOMEM, "SPEC_NOMEM", KDT_ERR_NOOFF,
 	    "speculations: cannot allocate %u x %u buffers of %llu bytes",
 	    nspec, ncpu, (unsigned long long)size);
+}
+
+/* Setup context (allocates). */
+int
+spec_create(struct spec_state **out, uint32_t nspec, uint32_t ncpu,
+    uint64_t size, struct kdt_err *err)
+{
+	return spec_make(out, nspec, ncpu, size, NULL, 0, err);
+}
+
+/* Setup context (allocates the state only). */
+int
+spec_create_in(struct spec_state **out, uint32_t nspec, uint32_t ncpu,
+    uint64_t size, void *area, uint64_t areasize, struct kdt_err *err)
+{
+	if (area == NULL && nspec != 0)
+		return kdt_err_set(err, EINVAL, "SPEC_AREA", KDT_ERR_NOOFF,
+		    "speculations: no area given for %u speculations", nspec);
+	return spec_make(out, nspec, ncpu, size, area, areasize, err);
 }
 
 /* Setup context. */
@@ -88,13 +173,16 @@ spec_destroy(struct spec_state *ss)
 {
 	if (ss == NULL)
 		return;
-	if (ss->ss_area != NULL)
+	if (ss->ss_own && ss->ss_area != NULL)
 		kenv_free(ss->ss_area);
-	if (ss->ss_bufs != NULL)
-		kenv_free(ss->ss_bufs);
-	if (ss->ss_state != NULL)
-		kenv_free(ss->ss_state);
 	kenv_free(ss);
+}
+
+/* Data of buffer "sb" (one of ss_bufs). */
+static uint8_t *
+spec_data(const struct spec_state *ss, const struct spec_buf *sb)
+{
+	return ss->ss_data + (uint64_t)(sb - ss->ss_bufs) * ss->ss_size;
 }
 
 /* Any context. */
@@ -198,7 +286,7 @@ spec_put(struct spec_state *ss, uint32_t id, uint32_t cpu, uint32_t epid,
 		sc->sc_drops++;
 		return -ENOSPC;
 	}
-	rr = (struct rgn_rec *)(sb->sb_data + sb->sb_used);
+	rr = (struct rgn_rec *)(spec_data(ss, sb) + sb->sb_used);
 	rr->rr_epid = epid;
 	rr->rr_size = (uint32_t)size;
 	rr->rr_timestamp = ts;
@@ -215,15 +303,15 @@ spec_put(struct spec_state *ss, uint32_t id, uint32_t cpu, uint32_t epid,
  * drop by rgn_reserve().  Probe context, on the buffer's own cpu.
  */
 static void
-spec_copy_out(struct spec_buf *sb, struct rgn_cpu *rc, uint32_t policy,
-    uint64_t ts)
+spec_copy_out(const struct spec_state *ss, struct spec_buf *sb,
+    struct rgn_cpu *rc, uint32_t policy, uint64_t ts)
 {
 	const struct rgn_rec *rr;
 	struct rgn_rec *dst;
 	uint64_t off;
 
 	for (off = 0; off < sb->sb_used; off += rr->rr_size) {
-		rr = (const struct rgn_rec *)(sb->sb_data + off);
+		rr = (const struct rgn_rec *)(spec_data(ss, sb) + off);
 		dst = rgn_reserve(rc, policy, rr->rr_size - RGN_REC_HDRSIZE);
 		if (dst == NULL)
 			continue;
@@ -247,7 +335,7 @@ spec_finish(struct spec_state *ss, uint32_t id, uint32_t cpu, uint32_t pend,
 	if (sb->sb_gen != spec_load(&ss->ss_gen[id - 1]))
 		sb->sb_used = 0;	/* stale: never committed */
 	if (pend == SPEC_PEND_COMMIT && rc != NULL)
-		spec_copy_out(sb, rc, policy, ts);
+		spec_copy_out(ss, sb, rc, policy, ts);
 	sb->sb_used = 0;
 	__atomic_store_n(&sb->sb_pend, SPEC_PEND_NONE, __ATOMIC_SEQ_CST);
 	if (__atomic_sub_fetch(&ss->ss_npend[id - 1], 1, __ATOMIC_SEQ_CST) == 0)

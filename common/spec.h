@@ -39,6 +39,41 @@
  * dtrace's wording, reference 5.1): speculative drops (a record that did
  * not fit in specsize), failed speculations because buffers are busy
  * (committing or discarding) or unavailable (all active).
+ *
+ * The speculation area.  Everything above -- state words, buffer headers
+ * and the buffers -- lives in one area of spec_area_size() bytes, either
+ * allocated by spec_create() or handed over by spec_create_in(): kdt.ko
+ * gives a region-backed state (anonymous, or -x region) the region's
+ * speculation part (rgn.h rm_spec_off), so an uncommitted speculation
+ * survives a panic and kdt-extract can show it.  The area holds no
+ * pointer; offsets are from the area start, native byte order:
+ *
+ *   OFFSET SIZE DESCRIPTION
+ *        0    4 sa_magic    SPEC_AREA_MAGIC ("spec" in memory order)
+ *        4    4 sa_nspec    speculations (ids 1..sa_nspec)
+ *        8    4 sa_ncpu     buffers per speculation
+ *       12    4 sa_hdrsize  sizeof (struct spec_area) = 48
+ *       16    8 sa_bufsize  bytes per buffer (multiple of 8)
+ *       24    8 sa_size     bytes of the whole area
+ *       32    8 sa_bufoff   offset of the buffer headers
+ *       40    8 sa_dataoff  offset of buffer 0's data
+ *       48    - words       4 x sa_nspec uint32_t: SPEC_* state, owner
+ *                           (cpu + 1 of ACTIVEONE), buffers left to
+ *                           drain, generation -- each array sa_nspec long
+ *   sa_bufoff   struct spec_buf [sa_nspec x sa_ncpu], id-major (16 bytes:
+ *                           sb_used, sb_pend, sb_gen)
+ *   sa_dataoff  buffer (id, cpu) at sa_dataoff + ((id - 1) * sa_ncpu +
+ *                           cpu) * sa_bufsize: whole records (struct
+ *                           rgn_rec + payload) packed in [0, sb_used)
+ *
+ * What a reader of a dead area can tell (rgn_read.c, rgn_walk_spec):
+ * a speculation whose state is ACTIVE, ACTIVEONE or ACTIVEMANY was never
+ * committed -- its buffers whose sb_gen equals the id's generation hold
+ * its records; COMMITTINGMANY with sb_pend COMMIT on a buffer means
+ * committed but not yet copied by that buffer's CPU; anything else
+ * (INACTIVE, DISCARDING, stale generations) holds nothing to show.
+ * spec_put() writes a record before it moves sb_used, so [0, sb_used)
+ * never holds a half-written record.
  */
 #ifndef KDT_SPEC_H
 #define KDT_SPEC_H
@@ -59,13 +94,33 @@
 #define SPEC_PEND_COMMIT	1
 #define SPEC_PEND_DISCARD	2
 
-/* One speculation's buffer on one CPU.  Written only by that CPU. */
+#define SPEC_AREA_MAGIC		0x63657073u	/* "spec" in memory order */
+
+/* The header of the speculation area (layout above). */
+struct spec_area {
+	uint32_t	sa_magic;
+	uint32_t	sa_nspec;
+	uint32_t	sa_ncpu;
+	uint32_t	sa_hdrsize;
+	uint64_t	sa_bufsize;
+	uint64_t	sa_size;
+	uint64_t	sa_bufoff;
+	uint64_t	sa_dataoff;
+};
+
+/*
+ * One speculation's buffer header on one CPU, in the area.  Written only
+ * by that CPU (sb_pend also by the committer).  Its data is at
+ * spec_data().
+ */
 struct spec_buf {
-	uint8_t		*sb_data;	/* ss_size bytes */
 	uint64_t	sb_used;	/* bytes of whole records */
 	uint32_t	sb_pend;	/* SPEC_PEND_*, set by the committer */
 	uint32_t	sb_gen;		/* ss_gen of the data it holds */
 };
+
+_Static_assert(sizeof (struct spec_area) == 48, "spec_area");
+_Static_assert(sizeof (struct spec_buf) == 16, "spec_buf");
 
 struct spec_state {
 	uint32_t	ss_nspec;
@@ -76,7 +131,11 @@ struct spec_state {
 	uint32_t	*ss_npend;	/* [nspec] buffers left to drain */
 	uint32_t	*ss_gen;	/* [nspec] bumped by speculation() */
 	struct spec_buf	*ss_bufs;	/* [nspec * ncpu], id-major */
-	uint8_t		*ss_area;	/* every sb_data */
+	uint8_t		*ss_data;	/* buffer 0's data */
+	uint8_t		*ss_area;	/* the area (struct spec_area) */
+	uint64_t	ss_areasize;
+	uint32_t	ss_own;		/* 1: spec_create allocated ss_area */
+	uint32_t	ss_pad;
 };
 
 /* Per-CPU counters the caller keeps and passes in. */
@@ -95,6 +154,21 @@ struct spec_counts {
 int spec_create(struct spec_state **out, uint32_t nspec, uint32_t ncpu,
     uint64_t size, struct kdt_err *err);
 void spec_destroy(struct spec_state *ss);
+
+/*
+ * Bytes of speculation area spec_create_in() needs for these sizes (0
+ * for nspec 0: no area).  Any context.
+ */
+uint64_t spec_area_size(uint32_t nspec, uint32_t ncpu, uint64_t size);
+
+/*
+ * spec_create() over the caller's "area" of "areasize" bytes (at least
+ * spec_area_size(); 8-aligned), which it lays out and clears; the area
+ * stays the caller's (spec_destroy leaves it).  -ENOSPC when it is too
+ * small.  Setup context.
+ */
+int spec_create_in(struct spec_state **out, uint32_t nspec, uint32_t ncpu,
+    uint64_t size, void *area, uint64_t areasize, struct kdt_err *err);
 
 /*
  * speculation(): an INACTIVE id made ACTIVE, or 0 with sc_busy or

@@ -33,6 +33,8 @@
 				   --merge), not cpu after cpu */
 #define KC_F_PARTIAL	0x4	/* return KC_PARTIAL when records were
 				   torn or corrupt (kdt-extract's status) */
+#define KC_F_VARS	0x8	/* also the variables (kdt-extract --vars,
+				   crash "kdt -v"; kc_vars.h) */
 #define KC_PARTIAL	3	/* decoded, but records were lost */
 
 /*
@@ -52,6 +54,8 @@ struct kc_opts {
 	const char	*ko_symbols;	/* kdt-extract --symbols FILE, or NULL */
 	const char	*ko_kallsyms;	/* --kallsyms FILE: the crashed boot's
 					   own /proc/kallsyms, or NULL */
+	const char	*ko_vmlinux;	/* --vmlinux FILE: symbols and source
+					   lines (kc_sym.h), or NULL */
 };
 
 /*
@@ -77,10 +81,32 @@ struct kc_claim_opts {
 	int	cl_exit;	/* -e: print what is buffered and exit */
 	int	cl_previous;	/* --previous */
 	int	cl_quiet;	/* -q */
+	int	cl_vars;	/* --vars: also the variables (kc_vars.h) */
 	uint32_t cl_format;	/* --format: KC_FORMAT_*; not text implies
 				   -e (an export is one finished document) */
 };
 
 int kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err);
+
+/*
+ * An anonymous enabling's default principal buffer bytes per CPU when its
+ * DOF sets no bufsize: 4 MiB, but no more than 64 MiB over all "ncpu"
+ * CPUs and no less than 256 KiB each.  kdt -A sizes the region with it
+ * (anon/an_size.c); kdt -a and kdt-extract compare the region against it.
+ */
+uint64_t kc_anon_bufsize_default(uint32_t ncpu);
+
+/*
+ * kdt.ko lays an anonymous region out for the CPUs of the boot, dividing
+ * whatever the region holds after its metadata among them: more CPUs than
+ * kdt -A sized it for give each a smaller buffer than the enabling asked
+ * for.  Say so on "err", in dtrace's words ("PROG: buffer size lowered to
+ * 2m") with the reason, when the image img[0, len)'s rh_bufsize is below
+ * the bufsize of the DOF it carries (kc_anon_bufsize_default() of the
+ * region's CPU count for an anonymous enabling without one).  Quiet when
+ * the image does not open (the decoder says why).  1 if it said so.
+ */
+int kc_region_lowered(const void *img, uint64_t len, const char *prog,
+    FILE *err);
 
 #endif /* KDT_KC_H */

@@ -29,6 +29,12 @@
  *
  * Every "there is nothing to claim" case is one line on the error stream
  * saying why, and exit status 1.
+ *
+ * A region kdt -A sized for fewer CPUs than the boot has: kdt.ko divides
+ * it among all of them (kd_cs.c, rgn_init()), each buffer smaller than
+ * the enabling asked for.  Once claimed, kdt says so as dtrace says
+ * bufresize=auto lowered a buffer (kc_region_lowered(), which kdt-extract
+ * calls too), before any record.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +44,8 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
+#include "common/dof.h"
+#include "common/dof_load.h"
 #include "common/kio.h"
 #include "common/rgn.h"
 #include "consumer/kc.h"
@@ -47,6 +55,73 @@
 #include "consumer/kc_run.h"
 
 #define KC_REGION_MAX	(1ULL << 34)	/* 16 GiB: larger is not a region */
+
+/* kc_anon_bufsize_default()'s rule (kc.h) */
+#define KC_ANON_BUFSIZE		(4ULL << 20)
+#define KC_ANON_BUFTOTAL	(64ULL << 20)
+#define KC_ANON_BUFSIZE_MIN	(256ULL << 10)
+
+uint64_t
+kc_anon_bufsize_default(uint32_t ncpu)
+{
+	uint64_t b = KC_ANON_BUFTOTAL / (ncpu != 0 ? ncpu : 1);
+
+	if (b > KC_ANON_BUFSIZE)
+		b = KC_ANON_BUFSIZE;
+	if (b < KC_ANON_BUFSIZE_MIN)
+		b = KC_ANON_BUFSIZE_MIN;
+	return b;
+}
+
+/* "4m": a byte count as dtrace prints option sizes (exact multiples). */
+static void
+kc_anon_size_str(uint64_t v, char *buf, size_t len)
+{
+	static const char sfx[] = "kmgt";
+	int i = -1;
+
+	while (i < 3 && v != 0 && (v & 1023) == 0) {
+		v >>= 10;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, sfx[i]);
+}
+
+int
+kc_region_lowered(const void *img, uint64_t len, const char *prog,
+    FILE *err)
+{
+	struct dof_enabling *den = NULL;
+	const struct rgn_hdr *h;
+	struct rgn_view v;
+	struct kdt_err ke;
+	uint64_t want;
+	char got[32], asked[32], total[32];
+
+	if (rgn_open(&v, img, len, RGN_PHYS_ANY, &ke) != 0 ||
+	    dof_load(v.rv_dof, v.rv_meta->rm_dof_size, &den, &ke) != 0)
+		return 0;	/* the decoder says why */
+	h = v.rv_hdr;
+	want = den->den_opts[DTRACEOPT_BUFSIZE];
+	dof_free(den);
+	if (want == DTRACEOPT_UNSET) {
+		if ((h->rh_flags & RGN_F_ANON) == 0)
+			return 0;	/* a live session's: no rule to hold */
+		want = kc_anon_bufsize_default(h->rh_ncpu);
+	}
+	/* rgn_size_for() rounds the request up to 8 bytes, then pages */
+	if (h->rh_bufsize >= ((want + 7) & ~7ULL))
+		return 0;
+	kc_anon_size_str(h->rh_bufsize, got, sizeof (got));
+	kc_anon_size_str(want, asked, sizeof (asked));
+	kc_anon_size_str(h->rh_size, total, sizeof (total));
+	fprintf(err, "%s: buffer size lowered to %s (the %s region is divided among %u CPUs; the enabling asked for %s per CPU: kdt -A sized it for fewer CPUs or a smaller bufsize)\n",
+	    prog, got, total, h->rh_ncpu, asked);
+	return 1;
+}
 
 /* 1 when the running kernel's command line asks for an anonymous state. */
 static int
@@ -78,10 +153,10 @@ kc_anon_open(const char *path, int flags, const char *what, FILE *err)
 	if (fd >= 0)
 		return fd;
 	if (errno == EACCES || errno == EPERM)
-		fprintf(err, "kdt: %s: permission denied: %s needs root (CAP_SYS_ADMIN)\n",
+		fprintf(err, "kdt: %s: permission denied: %s needs root (CAP_SYS_ADMIN); see kdt(1), DEVICE ACCESS\n",
 		    path, what);
 	else if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
-		fprintf(err, "kdt: no anonymous state: %skdt.ko is not loaded (%s is missing)\n",
+		fprintf(err, "kdt: no anonymous state: %skdt.ko is not loaded (%s is missing); see kdt(1), ANONYMOUS TRACING\n",
 		    kc_anon_cmdline() ? "" :
 		    "the kernel was not booted with kdt.anon=1 and ", path);
 	else
@@ -126,20 +201,20 @@ kc_anon_state(const struct kio_info *ki, FILE *err)
 	case KIO_ANON_NONE:
 		/* kdt.ko's reason (a capture kernel) replaces the guess */
 		if (why[0] != '\0')
-			fprintf(err, "kdt: no anonymous state: %s\n", why);
+			fprintf(err, "kdt: no anonymous state: %s; see kdt(1), ANONYMOUS TRACING\n", why);
 		else
-			fprintf(err, "kdt: no anonymous state: the kernel was not booted with kdt.anon=1 (kdt -A installs an enabling)\n");
+			fprintf(err, "kdt: no anonymous state: the kernel was not booted with kdt.anon=1 (kdt -A installs an enabling); see kdt(1), ANONYMOUS TRACING\n");
 		return 1;
 	case KIO_ANON_CLAIMED:
 		if (why[0] != '\0')	/* the claimer has ended it */
-			fprintf(err, "kdt: no anonymous state to claim: %s\n",
+			fprintf(err, "kdt: no anonymous state to claim: %s; see kdt(1), ANONYMOUS TRACING\n",
 			    why);
 		else
-			fprintf(err, "kdt: the anonymous state is already claimed by pid %u\n",
+			fprintf(err, "kdt: the anonymous state is already claimed by pid %u; see kdt(1), ANONYMOUS TRACING\n",
 			    ki->ki_claim_pid);
 		return 1;
 	case KIO_ANON_FAILED:
-		fprintf(err, "kdt: no anonymous state: the anonymous enabling was rejected at boot%s%s\n",
+		fprintf(err, "kdt: no anonymous state: the anonymous enabling was rejected at boot%s%s; see kdt(1), ANONYMOUS TRACING\n",
 		    sep, why);
 		return 1;
 	}
@@ -156,10 +231,10 @@ kc_claim(int fd, struct kio_claim *kc, FILE *err)
 		return 0;
 	kc->kc_msg[sizeof (kc->kc_msg) - 1] = '\0';
 	if (errno == EBUSY)
-		fprintf(err, "kdt: %s\n", kc->kc_msg[0] != '\0' ? kc->kc_msg :
+		fprintf(err, "kdt: %s; see kdt(1), ANONYMOUS TRACING\n", kc->kc_msg[0] != '\0' ? kc->kc_msg :
 		    "the anonymous state is already claimed");
 	else if (errno == ENOENT)
-		fprintf(err, "kdt: no anonymous state to claim%s%s\n",
+		fprintf(err, "kdt: no anonymous state to claim%s%s; see kdt(1), ANONYMOUS TRACING\n",
 		    kc->kc_msg[0] != '\0' ? ": " : "", kc->kc_msg);
 	else
 		fprintf(err, "kdt: %s: KIO_CLAIM: %s%s%s\n", KC_DEV,
@@ -215,8 +290,8 @@ static int
 kc_print_image(int fd, const char *path, uint64_t size, uint64_t phys,
     int previous, const struct kc_claim_opts *co, FILE *out, FILE *err)
 {
-	struct kc_opts o = { "kdt", co->cl_quiet ? KC_F_QUIET : 0,
-	    co->cl_format, NULL };
+	struct kc_opts o = { "kdt", (co->cl_quiet ? KC_F_QUIET : 0) |
+	    (co->cl_vars ? KC_F_VARS : 0), co->cl_format, NULL };
 	uint8_t *img = kc_read_image(fd, path, size, err);
 	struct kc_symtab *syms;
 	char why[512];
@@ -224,6 +299,7 @@ kc_print_image(int fd, const char *path, uint64_t size, uint64_t phys,
 
 	if (img == NULL)
 		return 1;
+	(void) kc_region_lowered(img, size, "kdt", err);
 	if (previous)
 		syms = kc_sym_for_region(img, size, NULL, co->cl_quiet, "kdt",
 		    err, &failed);
@@ -256,7 +332,7 @@ kc_anon_previous(const struct kc_claim_opts *co, FILE *out, FILE *err)
 		if (fd < 0)
 			return 1;
 		if (kc_anon_info(fd, &ki, err) == 0)
-			fprintf(err, "kdt: no previous boot's region: %s\n",
+			fprintf(err, "kdt: no previous boot's region: %s; see kdt(1), ANONYMOUS TRACING\n",
 			    ki.ki_prev_msg[0] != '\0' ? ki.ki_prev_msg :
 			    "kdt.ko kept none");
 		close(fd);
@@ -264,7 +340,7 @@ kc_anon_previous(const struct kc_claim_opts *co, FILE *out, FILE *err)
 	}
 	if (fd < 0) {
 		if (errno == EACCES || errno == EPERM)
-			fprintf(err, "kdt: %s: permission denied: reading the previous boot's region needs root (CAP_SYS_ADMIN)\n",
+			fprintf(err, "kdt: %s: permission denied: reading the previous boot's region needs root (CAP_SYS_ADMIN); see kdt(1), DEVICE ACCESS\n",
 			    KIO_PREV_DEV);
 		else
 			fprintf(err, "kdt: %s: cannot open: %s\n",
@@ -291,6 +367,7 @@ kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err)
 	struct kio_status st;
 	struct kio_claim kc;
 	struct kio_info ki;
+	uint8_t *img;
 	int fd, rv = 1;
 
 	if (co->cl_previous)
@@ -303,6 +380,13 @@ kc_anon_claim(const struct kc_claim_opts *co, FILE *out, FILE *err)
 	    kc_claim(fd, &kc, err) != 0)
 		goto out;
 	if (!co->cl_exit && co->cl_format == KC_FORMAT_TEXT) {
+		/* kc_print_image() says it for -ae */
+		if ((img = kc_read_image(fd, KC_DEV, kc.kc_rgnsize,
+		    err)) != NULL) {
+			(void) kc_region_lowered(img, kc.kc_rgnsize, "kdt",
+			    err);
+			free(img);
+		}
 		memset(&ro, 0, sizeof (ro));
 		ro.ro_prog = "kdt";
 		ro.ro_input = "anonymous state";

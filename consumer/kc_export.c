@@ -30,6 +30,7 @@
 #include "common/rgn.h"
 #include "common/dof_load.h"
 #include "common/agg.h"
+#include "consumer/kc_vars.h"	/* speculations, --vars */
 #include "consumer/kc.h"
 #include "consumer/kc_agg.h"
 #include "consumer/kc_engine.h"
@@ -1202,6 +1203,19 @@ kc_x_printa(const struct kc_x *x, uint32_t varid)
 	return t;
 }
 
+/* Uncommitted speculations and, with --vars, the variables (kc_vars.c). */
+static void
+kc_x_json_specvars(struct kc_x *x)
+{
+	struct kc_vars_io vio = { x->x_prog, x->x_input, x->x_out, x->x_err,
+	    1 };
+
+	/* damage is reported on the error stream by kc_vars.c itself */
+	(void) kc_region_specs(x->x_dec, &x->x_v, &vio);
+	if (x->x_flags & KC_F_VARS)
+		(void) kc_region_vars(&x->x_v, x->x_den, &vio);
+}
+
 static void
 kc_x_json(struct kc_x *x)
 {
@@ -1230,6 +1244,7 @@ kc_x_json(struct kc_x *x)
 		fputs("}\n", f);
 		free(t);
 	}
+	kc_x_json_specvars(x);	/* speculations, --vars (kc_vars.h) */
 	fprintf(f, "{\"type\":\"end\",\"records\":%llu,\"faults\":%llu,"
 	    "\"torn\":%llu,\"drops\":%llu,\"aggregation_entries\":%llu}\n",
 	    (unsigned long long)(x->x_nrecs - x->x_nfaults),

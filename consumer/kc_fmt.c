@@ -170,7 +170,7 @@ kc_fmt_trace_opts(FILE *out, const struct kc_val *v, uint32_t flags)
 	int quiet = (flags & KC_FMT_QUIET) != 0;
 	uint64_t u = kc_val_raw(v);
 
-	switch (v->kv_size) {
+	switch ((flags & KC_FMT_BYREF) != 0 ? 0 : v->kv_size) {
 	case 8:
 		fprintf(out, quiet ? "%lld" : " %16lld", (long long)u);
 		return;
@@ -688,6 +688,9 @@ kc_stack_frame(FILE *out, const struct kc_symtab *t, uint64_t pc,
 	kc_fmt_addr2str(t, pc, buf, sizeof (buf));
 	fprintf(out, "%*s", indent, "");
 	fprintf(out, cf, buf);
+	/* with line tables (kdt-extract --vmlinux): " [FILE:LINE]" */
+	if (kc_sym_srcline(t, pc, buf, sizeof (buf)))
+		fprintf(out, " [%s]", buf);
 	fputc('\n', out);
 }
 
@@ -1047,12 +1050,22 @@ static const struct {
 	    " in ERROR probe enabling" },
 };
 
+static uint32_t kc_fmt_droptag;	/* KC_DROP_TAGGED under -xdroptags */
+
+void
+kc_fmt_droptags(int on)
+{
+	kc_fmt_droptag = on ? KC_DROP_TAGGED : 0;
+}
+
 void
 kc_fmt_drops(FILE *err, const char *prog, uint32_t kind, uint64_t n,
     uint32_t cpu)
 {
-	uint32_t k = kind & ~(uint32_t)KC_DROP_TAGGED;
+	uint32_t k = (kind | kc_fmt_droptag) & ~(uint32_t)KC_DROP_TAGGED;
 	const char *pl = n > 1 ? "s" : "";
+
+	kind |= kc_fmt_droptag;
 
 	if (n == 0)
 		return;

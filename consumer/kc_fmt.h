@@ -143,11 +143,14 @@ int kc_fmt_printf(FILE *out, const char *fmt, const struct kc_val *args,
 
 #define KC_FMT_QUIET	0x1	/* the quiet option */
 #define KC_FMT_RAWBYTES	0x2	/* the rawbytes option */
+#define KC_FMT_BYREF	0x4	/* by-reference data (a struct): bytes
+				   even when 1, 2, 4 or 8 long */
 
 /*
  * trace(): one recorded value the way dtrace(1) prints it (reference
  * 5.2), by recorded size: 8 and 4 bytes signed, 2 and 1 bytes unsigned,
- * other sizes (strings, structs) by the byte rule with width -33 --
+ * other sizes (strings, structs) and KC_FMT_BYREF data (a struct of
+ * any size) by the byte rule with width -33 --
  * string, unterminated characters or hex dump.  print() records print the
  * same way.  kc_fmt_trace() is kc_fmt_trace_opts() with only KC_FMT_QUIET.
  */
@@ -224,6 +227,13 @@ void kc_fmt_mod2str(const struct kc_symtab *t, uint64_t addr, char *buf,
 #define KC_DROP_NOCPU		0xffffffffu
 void kc_fmt_drops(FILE *err, const char *prog, uint32_t kind, uint64_t n,
     uint32_t cpu);
+
+/*
+ * Option droptags: from now on every drop message carries its tag, as if
+ * each kind passed to kc_fmt_drops() had KC_DROP_TAGGED (kdt_main.c sets
+ * it from the compiled program's options, before tracing starts).
+ */
+void kc_fmt_droptags(int on);
 
 /* One probe fault, as the ERROR probe recorded it (rgn.h rgn_errrec). */
 struct kc_fault {

@@ -69,11 +69,13 @@
 #include "consumer/kc_kernel.h"
 #include "consumer/kc_proc.h"
 #include "consumer/kc_uprobe.h"
+#include "compiler/dc.h"
 
 #define KK_NS		1000000000ULL
 #define KK_TICK		(50ULL * 1000000)	/* the loop wakes this often */
 #define KK_REGION_MAX	(1ULL << 34)	/* 16 GiB: no bigger region */
 #define KK_LIST_CAP	1024		/* first KIO_LIST array */
+#define KK_LIST_NARGS	10		/* -l -v: args[] listed (DIF_NARGS) */
 
 struct kk {
 	struct kc_sess	kk_sess;	/* decoder, aggregations, drops */
@@ -125,10 +127,10 @@ kc_dev_open(int flags, FILE *err)
 	if (fd >= 0)
 		return fd;
 	if (errno == EACCES || errno == EPERM)
-		fprintf(err, "kdt: %s: permission denied: tracing needs root (CAP_SYS_ADMIN)\n",
+		fprintf(err, "kdt: %s: permission denied: tracing needs root (CAP_SYS_ADMIN); see kdt(1), DEVICE ACCESS\n",
 		    KC_DEV);
 	else if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
-		fprintf(err, "kdt: %s: kdt.ko is not loaded\n", KC_DEV);
+		fprintf(err, "kdt: %s: kdt.ko is not loaded; see kdt(1), DEVICE ACCESS\n", KC_DEV);
 	else
 		fprintf(err, "kdt: %s: cannot open: %s\n", KC_DEV,
 		    strerror(errno));
@@ -204,8 +206,10 @@ kk_enable_failed(struct kk *k, int e)
 			    pd->lp_name);
 		return;
 	}
-	fprintf(k->kk_err, "%s: could not enable tracing: %s\n", k->kk_prog,
-	    en->ken_msg[0] != '\0' ? en->ken_msg : strerror(e));
+	/* EPERM: the kernel is locked down (kd_dev.c) */
+	fprintf(k->kk_err, "%s: could not enable tracing: %s%s\n", k->kk_prog,
+	    en->ken_msg[0] != '\0' ? en->ken_msg : strerror(e),
+	    e == EPERM ? "; see kdt(1), DEVICE ACCESS" : "");
 }
 
 /*
@@ -769,16 +773,50 @@ out:
 
 /* ---- kdt -l ---- */
 
-/* One line of dtrace's listing for probe "rp". */
+/*
+ * -l -v: whether -v was given, and the kernel types of probe arguments
+ * (compiler/dc.h; NULL without -v or without BTF).
+ */
+struct kk_lv {
+	int		lv_verbose;
+	struct dc_argtypes *lv_at;
+};
+
+/*
+ * One line of dtrace's listing for probe "rp"; with -v, followed as in
+ * dtrace -l -v by its "Argument Types" section: "args[i]: type" lines,
+ * or "None" for a probe without typed arguments.  (dtrace also prints
+ * stability attributes; kdt's providers declare none, so that part is
+ * left out.)
+ */
 static void
-kk_list_line(FILE *out, const struct rgn_probe *rp)
+kk_list_line(FILE *out, const struct rgn_probe *rp, const struct kk_lv *lv)
 {
+	char types[KK_LIST_NARGS][DC_ARGTYPE_LEN], p[sizeof (rp->rp_prov) + 1];
+	char f[sizeof (rp->rp_func) + 1], nm[sizeof (rp->rp_name) + 1];
+	int i, n = -1;
+
 	/* widths: dtrace(1)'s list_probe(), see kc_kernel_list() */
 	fprintf(out, "%5u %10.*s %17.*s %33.*s %.*s\n", rp->rp_id,
 	    (int)sizeof (rp->rp_prov), rp->rp_prov,
 	    (int)sizeof (rp->rp_mod), rp->rp_mod,
 	    (int)sizeof (rp->rp_func), rp->rp_func,
 	    (int)sizeof (rp->rp_name), rp->rp_name);
+	if (!lv->lv_verbose)
+		return;
+	snprintf(p, sizeof (p), "%.*s", (int)sizeof (rp->rp_prov), rp->rp_prov);
+	snprintf(f, sizeof (f), "%.*s", (int)sizeof (rp->rp_func), rp->rp_func);
+	snprintf(nm, sizeof (nm), "%.*s", (int)sizeof (rp->rp_name),
+	    rp->rp_name);
+	if (lv->lv_at != NULL)
+		n = dc_argtypes_get(lv->lv_at, p, f, nm, types,
+		    KK_LIST_NARGS);
+	fprintf(out, "\n\tArgument Types\n");
+	for (i = 0; i < n; i++)
+		fprintf(out, "\t\targs[%d]: %s\n", i, types[i]);
+	if (n <= 0)
+		fprintf(out, "\t\tNone\n");
+	fprintf(out, "\n");
 }
 
 /*
@@ -791,7 +829,7 @@ kk_list_line(FILE *out, const struct rgn_probe *rp)
  */
 static uint32_t
 kk_list_user(const struct kc_uptab *ut, const struct dof_pdesc *pd,
-    uint32_t id, FILE *out)
+    uint32_t id, const struct kk_lv *lv, FILE *out)
 {
 	const struct kio_uprobe *e;
 	struct rgn_probe rp;
@@ -810,14 +848,14 @@ kk_list_user(const struct kc_uptab *ut, const struct dof_pdesc *pd,
 		snprintf(rp.rp_mod, sizeof (rp.rp_mod), "%s", e->ku_mod);
 		snprintf(rp.rp_func, sizeof (rp.rp_func), "%s", e->ku_func);
 		snprintf(rp.rp_name, sizeof (rp.rp_name), "%s", e->ku_name);
-		kk_list_line(out, &rp);
+		kk_list_line(out, &rp, lv);
 	}
 	return n;
 }
 
 static int
 kk_list_one(int fd, const struct dof_pdesc *pd, const struct kc_uptab *ut,
-    FILE *out, FILE *err)
+    const struct kk_lv *lv, FILE *out, FILE *err)
 {
 	struct rgn_probe *buf = NULL, *nb;
 	struct kio_list kl;
@@ -853,10 +891,10 @@ kk_list_one(int fd, const struct dof_pdesc *pd, const struct kc_uptab *ut,
 		cap = kl.kl_count + kl.kl_count / 8 + 16;
 	}
 	for (i = 0; i < kl.kl_count; i++)
-		kk_list_line(out, &buf[i]);
+		kk_list_line(out, &buf[i], lv);
 	free(buf);
 	if (pd != NULL)
-		kl.kl_count += kk_list_user(ut, pd, kl.kl_count + 1, out);
+		kl.kl_count += kk_list_user(ut, pd, kl.kl_count + 1, lv, out);
 	if (kl.kl_count == 0 && pd != NULL) {
 		/* dtrace's list_stmt() message; the listing goes on */
 		fflush(out);
@@ -868,14 +906,25 @@ kk_list_one(int fd, const struct dof_pdesc *pd, const struct kc_uptab *ut,
 
 int
 kc_kernel_list(const struct dof_pdesc *pds, uint32_t n,
-    const struct kc_uptab *ut, FILE *out, FILE *err)
+    const struct kc_uptab *ut, const struct kc_list_opts *lo, FILE *out,
+    FILE *err)
 {
+	char msg[DC_DIAG_LEN];
+	struct kk_lv lv;
 	int fd, rc = 0;
 	uint32_t i;
 
 	fd = kc_dev_open(O_RDWR, err);
 	if (fd < 0)
 		return 1;
+	memset(&lv, 0, sizeof (lv));
+	lv.lv_verbose = lo != NULL && lo->lo_verbose;
+	if (lv.lv_verbose) {
+		lv.lv_at = dc_argtypes_open(lo->lo_btf, msg, sizeof (msg));
+		if (lv.lv_at == NULL)
+			fprintf(err, "kdt: -v: %s; argument types are not listed\n",
+			    msg);
+	}
 	/*
 	 * dtrace(1)'s heading, "%5s %10s %17s %33s %s" (illumos
 	 * usr/src/cmd/dtrace/dtrace.c, main(), DMODE_LIST; its list_probe()
@@ -884,10 +933,11 @@ kc_kernel_list(const struct dof_pdesc *pds, uint32_t n,
 	fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
 	    "FUNCTION", "NAME");
 	if (pds == NULL)
-		rc = kk_list_one(fd, NULL, NULL, out, err);
+		rc = kk_list_one(fd, NULL, NULL, &lv, out, err);
 	for (i = 0; i < n; i++)
-		rc |= kk_list_one(fd, &pds[i], ut, out, err);
+		rc |= kk_list_one(fd, &pds[i], ut, &lv, out, err);
 	fflush(out);
 	close(fd);
+	dc_argtypes_close(lv.lv_at);
 	return rc;
 }

@@ -71,11 +71,17 @@ int kc_kernel_claimed(int fd, const struct kio_claim *kc,
  * dtrace does and the listing goes on.  User-space probes come from "ut"
  * (kc_uprobe.h; NULL: none), listed after the kernel's for each
  * description, numbered on.  Returns 0, or 1 when /dev/kdt cannot be
- * used (said on "err").
+ * used (said on "err").  With lo_verbose (-v) each probe is followed by
+ * its argument types (dtrace -l -v's "Argument Types"), from BTF file
+ * lo_btf (NULL: as the compiler finds it).
  */
+struct kc_list_opts {
+	int		lo_verbose;	/* -v */
+	const char	*lo_btf;	/* --btf */
+};
 struct kc_uptab;
 int kc_kernel_list(const struct dof_pdesc *pds, uint32_t n,
-    const struct kc_uptab *ut, FILE *out,
+    const struct kc_uptab *ut, const struct kc_list_opts *lo, FILE *out,
     FILE *err);
 
 #endif /* KDT_KC_KERNEL_H */

@@ -20,6 +20,7 @@
 #include "common/dof_load.h"
 #include "common/dof_libact.h"
 #include "common/agg.h"
+#include "consumer/kc_vars.h"	/* speculations, --vars */
 #include "consumer/kc_agg.h"
 #include "consumer/kc.h"
 #include "consumer/kc_engine.h"
@@ -398,6 +399,351 @@ kc_print_int(struct kc_dec *d, const struct dof_laction *la,
 	return 1;
 }
 
+/*
+ * print() of a struct, union or array: the action's format is the layout
+ * string of compiler/dc.h ("@" T), walked over the recorded bytes to print
+ * dtrace's nested form, e.g.
+ *
+ *	foo_t {
+ *	    int [3] a = [ 0x1, 0x2, 0x3 ]
+ *	    char [8] s = [ "ab" ]
+ *	    int b :4 = 0x1
+ *	    struct bar c = {
+ *	        long x = 0
+ *	    }
+ *	}
+ *
+ * (a struct's closing brace ends without a newline, as dtrace prints it:
+ * the next output, or the newline at exit, follows it directly).
+ * The layout comes from a DOF that may be damaged (an image): every
+ * number is bounds-checked against the record and the nesting is limited,
+ * and a malformed layout prints nothing (the record is traced instead).
+ */
+#define KC_PL_DEPTH	16
+
+struct kc_pl {
+	const char	*pl_p;
+	const char	*pl_end;
+};
+
+/* One parsed type header: NAME and KIND with its numbers. */
+struct kc_pt {
+	const char	*pt_name;
+	uint32_t	pt_namelen;
+	char		pt_kind;	/* i p z a s */
+	char		pt_flag;	/* i: s u c */
+	uint64_t	pt_n1;		/* i,z: size; a: count; s: size */
+	uint64_t	pt_n2;		/* s: members */
+};
+
+static int
+kc_pl_num(struct kc_pl *c, uint64_t *v)
+{
+	uint64_t n = 0;
+	int any = 0;
+
+	while (c->pl_p < c->pl_end && *c->pl_p >= '0' && *c->pl_p <= '9') {
+		if (n > 0xffffffffull)
+			return -1;
+		n = n * 10 + (uint64_t)(*c->pl_p++ - '0');
+		any = 1;
+	}
+	if (!any || c->pl_p >= c->pl_end || *c->pl_p != ',')
+		return -1;
+	c->pl_p++;
+	*v = n;
+	return 0;
+}
+
+static int
+kc_pl_name(struct kc_pl *c, const char **s, uint32_t *len)
+{
+	uint64_t n;
+
+	if (kc_pl_num(c, &n) != 0 || n > (uint64_t)(c->pl_end - c->pl_p))
+		return -1;
+	*s = c->pl_p;
+	*len = (uint32_t)n;
+	c->pl_p += n;
+	return 0;
+}
+
+static int
+kc_pl_head(struct kc_pl *c, struct kc_pt *t)
+{
+	memset(t, 0, sizeof (*t));
+	if (kc_pl_name(c, &t->pt_name, &t->pt_namelen) != 0 ||
+	    c->pl_p >= c->pl_end)
+		return -1;
+	t->pt_kind = *c->pl_p++;
+	switch (t->pt_kind) {
+	case 'i':
+		if (kc_pl_num(c, &t->pt_n1) != 0 || c->pl_p >= c->pl_end ||
+		    (t->pt_n1 != 1 && t->pt_n1 != 2 && t->pt_n1 != 4 &&
+		    t->pt_n1 != 8))
+			return -1;
+		t->pt_flag = *c->pl_p++;
+		return t->pt_flag == 's' || t->pt_flag == 'u' ||
+		    t->pt_flag == 'c' ? 0 : -1;
+	case 'p':
+		t->pt_n1 = 8;
+		return 0;
+	case 'z':
+	case 'a':
+		return kc_pl_num(c, &t->pt_n1);
+	case 's':
+		return kc_pl_num(c, &t->pt_n1) != 0 ||
+		    kc_pl_num(c, &t->pt_n2) != 0 ? -1 : 0;
+	}
+	return -1;
+}
+
+/* Skip one T; *size gets its size in bytes. */
+static int
+kc_pl_skip(struct kc_pl *c, int depth, uint64_t *size)
+{
+	struct kc_pt t;
+	uint64_t i, u, el;
+	const char *s;
+	uint32_t n;
+
+	if (depth > KC_PL_DEPTH || kc_pl_head(c, &t) != 0)
+		return -1;
+	switch (t.pt_kind) {
+	case 'a':
+		if (kc_pl_skip(c, depth + 1, &el) != 0)
+			return -1;
+		*size = el * t.pt_n1;
+		return *size > 0xffffffffull ? -1 : 0;
+	case 's':
+		for (i = 0; i < t.pt_n2; i++)
+			if (kc_pl_num(c, &u) != 0 || kc_pl_num(c, &u) != 0 ||
+			    kc_pl_num(c, &u) != 0 ||
+			    kc_pl_name(c, &s, &n) != 0 ||
+			    kc_pl_skip(c, depth + 1, &u) != 0)
+				return -1;
+		/* FALLTHROUGH */
+	default:
+		*size = t.pt_n1;
+		return 0;
+	}
+}
+
+static void
+kc_pl_indent(FILE *f, int depth)
+{
+	fprintf(f, "%*s", depth * 4, "");
+}
+
+static uint64_t
+kc_pl_int(const uint8_t *p, uint64_t size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, (size_t)size);	/* little-endian */
+	return v;
+}
+
+static void
+kc_pl_char(FILE *f, uint64_t v)
+{
+	if (v != 0 && isprint((int)v))
+		fprintf(f, "'%c'", (int)v);
+	else if (v == 0)
+		fputs("'\\0'", f);
+	else
+		fprintf(f, "'\\%03o'", (unsigned)(uint8_t)v);
+}
+
+/* Is this char array a string: printable bytes, then a NUL inside it? */
+static int
+kc_pl_isstr(const uint8_t *p, uint64_t n, uint64_t *len)
+{
+	uint64_t i;
+
+	for (i = 0; i < n && p[i] != '\0'; i++)
+		if (!isprint(p[i]))
+			return 0;
+	*len = i;
+	return i < n;
+}
+
+static int kc_pl_value(FILE *f, struct kc_pl *c, const uint8_t *data,
+    uint64_t avail, int depth, int top);
+
+/* The members of a struct (the cursor is past its head), at depth. */
+static int
+kc_pl_members(FILE *f, struct kc_pl *c, const struct kc_pt *t,
+    const uint8_t *data, uint64_t avail, int depth)
+{
+	uint64_t i, off, boff, bits, v;
+	struct kc_pl peek;
+	struct kc_pt mt;
+	const char *mn;
+	uint32_t mnl;
+
+	for (i = 0; i < t->pt_n2; i++) {
+		if (kc_pl_num(c, &off) != 0 || kc_pl_num(c, &boff) != 0 ||
+		    kc_pl_num(c, &bits) != 0 || kc_pl_name(c, &mn, &mnl) != 0)
+			return -1;
+		peek = *c;
+		if (kc_pl_head(&peek, &mt) != 0 || off > avail)
+			return -1;
+		kc_pl_indent(f, depth);
+		fprintf(f, "%.*s%s%.*s", (int)mt.pt_namelen, mt.pt_name,
+		    mt.pt_namelen > 0 && mt.pt_name[mt.pt_namelen - 1] == '*' ?
+		    "" : " ", (int)mnl, mn);
+		if (bits != 0) {
+			if (mt.pt_kind != 'i' || bits > 64 || boff >= 64 ||
+			    off + mt.pt_n1 > avail)
+				return -1;
+			*c = peek;
+			v = kc_pl_int(data + off, mt.pt_n1) >> boff;
+			if (bits < 64)
+				v &= (1ull << bits) - 1;
+			fprintf(f, " :%u = %#llx\n", (unsigned)bits,
+			    (unsigned long long)v);
+			continue;
+		}
+		fputs(" = ", f);
+		if (kc_pl_value(f, c, data + off, avail - off, depth, 0) != 0)
+			return -1;
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+/*
+ * The value of the T at the cursor over data (avail bytes readable), as a
+ * member at depth (top: the print() argument itself).
+ */
+static int
+kc_pl_value(FILE *f, struct kc_pl *c, const uint8_t *data, uint64_t avail,
+    int depth, int top)
+{
+	struct kc_pl el;
+	struct kc_pt t, et;
+	uint64_t i, esize, len, v;
+
+	if (depth > KC_PL_DEPTH || kc_pl_head(c, &t) != 0)
+		return -1;
+	switch (t.pt_kind) {
+	case 'i':
+	case 'p':
+		if (t.pt_n1 > avail)
+			return -1;
+		v = kc_pl_int(data, t.pt_n1);
+		if (t.pt_flag == 'c')
+			kc_pl_char(f, v);
+		else
+			fprintf(f, "%#llx", (unsigned long long)v);
+		return 0;
+	case 'z':
+		if (t.pt_n1 > avail)
+			return -1;
+		for (len = 0; len < t.pt_n1 && data[len] != '\0'; len++)
+			;
+		fprintf(f, "[ \"%.*s\" ]", (int)len, (const char *)data);
+		return 0;
+	case 's':
+		fputs("{\n", f);
+		if (t.pt_n1 > avail ||
+		    kc_pl_members(f, c, &t, data, avail, depth + 1) != 0)
+			return -1;
+		kc_pl_indent(f, depth);
+		fputc('}', f);
+		return 0;
+	case 'a':
+		break;
+	default:
+		return -1;
+	}
+	el = *c;
+	if (kc_pl_skip(c, depth + 1, &esize) != 0 || esize * t.pt_n1 > avail)
+		return -1;
+	{
+		struct kc_pl h = el;
+
+		if (kc_pl_head(&h, &et) != 0)
+			return -1;
+	}
+	if (et.pt_kind == 'i' && et.pt_flag == 'c' &&
+	    kc_pl_isstr(data, t.pt_n1, &len)) {
+		fprintf(f, top ? "\"%.*s\"" : "[ \"%.*s\" ]", (int)len,
+		    (const char *)data);
+		return 0;
+	}
+	if (et.pt_kind == 's') {
+		fputs("[ \n", f);
+		for (i = 0; i < t.pt_n1; i++) {
+			struct kc_pl h = el;
+
+			if (kc_pl_head(&h, &et) != 0)
+				return -1;
+			kc_pl_indent(f, depth + 1);
+			fprintf(f, "%.*s {\n", (int)et.pt_namelen, et.pt_name);
+			if (kc_pl_members(f, &h, &et, data + i * esize,
+			    avail - i * esize, depth + 2) != 0)
+				return -1;
+			kc_pl_indent(f, depth + 1);
+			fputs(i + 1 < t.pt_n1 ? "}, \n" : "}\n", f);
+		}
+		kc_pl_indent(f, depth);
+		fputc(']', f);
+		return 0;
+	}
+	fputs("[ ", f);
+	for (i = 0; i < t.pt_n1; i++) {
+		struct kc_pl h = el;
+
+		if (i > 0)
+			fputs(", ", f);
+		if (kc_pl_value(f, &h, data + i * esize, avail - i * esize,
+		    depth + 1, 0) != 0)
+			return -1;
+	}
+	fputs(" ]", f);
+	return 0;
+}
+
+/* print() with a layout: 1 when printed, 0 when the record is no such. */
+static int
+kc_print_sou(struct kc_dec *d, const struct dof_laction *la,
+    const uint8_t *payload)
+{
+	struct kc_pl c;
+	struct kc_pt t;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f;
+	int rc;
+
+	if (la->la_fmt == NULL || la->la_fmt[0] != '@' || la->la_rec_isstr)
+		return 0;
+	c.pl_p = la->la_fmt + 1;
+	c.pl_end = c.pl_p + strlen(c.pl_p);
+	{
+		struct kc_pl h = c;
+
+		if (kc_pl_head(&h, &t) != 0)
+			return 0;
+	}
+	/* into memory first: a malformed layout prints nothing */
+	f = open_memstream(&buf, &size);
+	if (f == NULL)
+		return 0;
+	fprintf(f, "%.*s ", (int)t.pt_namelen, t.pt_name);
+	rc = kc_pl_value(f, &c, payload + la->la_rec_off, la->la_rec_size, 0,
+	    1);
+	if (t.pt_kind != 's')	/* as dtrace: no newline after the last } */
+		fputc('\n', f);
+	fclose(f);
+	if (rc == 0)
+		fwrite(buf, 1, size, d->kd_out);
+	free(buf);
+	return rc == 0;
+}
+
 /* One plain action (not a statement spanning several).  Probe-free. */
 static void
 kc_do_one(struct kc_dec *d, const struct dof_laction *la,
@@ -408,9 +754,13 @@ kc_do_one(struct kc_dec *d, const struct dof_laction *la,
 
 	kc_val_of(la, payload, &v);
 	if (la->la_kind == DTRACEACT_DIFEXPR) {
-		if (la->la_rec_size != 0 && !kc_print_int(d, la, payload))
+		if (la->la_rec_size != 0 && !kc_print_sou(d, la, payload) &&
+		    !kc_print_int(d, la, payload))
 			kc_fmt_trace_opts(d->kd_out, &v, d->kd_fmtflags |
-			    (d->kd_quiet ? KC_FMT_QUIET : 0));
+			    (d->kd_quiet ? KC_FMT_QUIET : 0) |
+			    (la->la_difo != NULL && !la->la_rec_isstr &&
+			    (la->la_difo->do_rtype.dtdt_flags & DIF_TF_BYREF) ?
+			    KC_FMT_BYREF : 0));
 	} else if (la->la_kind == DTRACEACT_TRACEMEM_DYNSIZE) {
 		d->kd_dynsize = (uint64_t)kc_int_of(la, payload);
 	} else if (la->la_kind == DTRACEACT_TRACEMEM) {
@@ -807,6 +1157,7 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 {
 	struct dof_enabling *den;
 	struct kc_dec_opts o;
+	struct kc_vars_io vio;
 	struct rgn_view v;
 	struct kc_dec *d;
 	uint32_t cpu;
@@ -838,8 +1189,17 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 			(void) kc_dec_consume(d, cpu);
 			kc_cpu_counts(&v, o.do_prog, err, cpu);
 		}
+	/* uncommitted speculations, then --vars (kc_vars.h) */
+	vio.vi_prog = o.do_prog;
+	vio.vi_input = input;
+	vio.vi_out = out;
+	vio.vi_err = err;
+	vio.vi_json = 0;
+	d->kd_nbad += kc_region_specs(d, &v, &vio);
 	fputc('\n', out);
 	kc_region_aggs(&v, den, o.do_prog, input, out, err);
+	if (opts != NULL && (opts->ko_flags & KC_F_VARS))
+		d->kd_nbad += kc_region_vars(&v, den, &vio);
 	rv = 0;
 	if (d->kd_nbad != 0 && opts != NULL &&
 	    (opts->ko_flags & KC_F_PARTIAL)) {

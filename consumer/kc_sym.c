@@ -1,11 +1,16 @@
 /*
- * kc_sym.c -- kernel symbol tables: building them (from kallsyms text or
- * one symbol at a time) and looking addresses up.  The theory (module
- * names, sizes of kallsyms symbols, the sorted invariant) is in kc_sym.h.
+ * kc_sym.c -- kernel symbol tables: building them (from kallsyms text, a
+ * System.map or vmlinux, the region's module table, or one symbol at a
+ * time), looking addresses up, and the source lines of code addresses
+ * (DWARF line tables read with libdwarf, at the end of this file).  The
+ * theory (module names, sizes of kallsyms symbols, module ranges, the
+ * sorted invariant, how lines are found) is in kc_sym.h.
  *
- * Called by consumer/kc_fmt.c through kc_sym_default() for %a, %k,
- * stack(), sym() and mod(); tables are installed by the kdt command when
- * the kernel engine runs, and by tests with fake symbols.
+ * The one place symbols are resolved: consumer/kc_fmt.c calls it through
+ * kc_sym_default() for %a, %k, stack(), sym() and mod(); tables are
+ * installed by the kdt command (live engine, kdt -a), by kdt-extract and
+ * the crash(8) extension (both through cd_print_region(): one table per
+ * region, kc_sym_for_region()), and by tests with fake symbols.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +21,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <gelf.h>
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
 
 #include <sys/utsname.h>
 
@@ -27,6 +34,39 @@
 #define KC_SYM_MAXREACH	0x10000
 
 static const struct kc_symtab *kc_sym_current;
+
+/* Source lines (kc_sym.h; the code is at the end of this file). */
+/* One row of a line table: code from lr_addr on comes from this line. */
+struct kc_lrow {
+	uint64_t	lr_addr;	/* file address */
+	uint32_t	lr_line;
+	uint32_t	lr_file;	/* index into lc_files */
+	uint32_t	lr_end;		/* a sequence's end: no code */
+	uint32_t	lr_pad;
+};
+
+/* The line table of one compilation unit, loaded on first use. */
+struct kc_lcu {
+	uint64_t	lc_off;		/* CU DIE offset, -1: all CUs */
+	struct kc_lrow	*lc_rows;	/* by address, ends first */
+	uint32_t	lc_nrows;
+	uint32_t	lc_nfiles;
+	char		**lc_files;	/* relative to comp_dir */
+};
+
+struct kc_linesrc {
+	char		*ls_mod;	/* whose code it describes */
+	char		*ls_path;
+	uint64_t	ls_slide;	/* run-time - file address */
+	int		ls_fd;
+	Dwarf_Debug	ls_dbg;
+	Dwarf_Arange	*ls_aranges;	/* NULL: no .debug_aranges */
+	Dwarf_Signed	ls_naranges;
+	struct kc_lcu	*ls_cus;
+	uint32_t	ls_ncus;
+};
+
+static void kc_lines_free(struct kc_linesrc *ls);
 
 struct kc_symtab *
 kc_sym_new(void)
@@ -47,6 +87,12 @@ kc_sym_free(struct kc_symtab *t)
 		free(t->kb_syms[i].sy_name);
 		free(t->kb_syms[i].sy_mod);
 	}
+	for (i = 0; i < t->kb_nmods; i++)
+		free(t->kb_mods[i].mr_name);
+	for (i = 0; i < t->kb_nlines; i++)
+		kc_lines_free(&t->kb_lines[i]);
+	free(t->kb_lines);
+	free(t->kb_mods);
 	free(t->kb_syms);
 	free(t);
 }
@@ -79,6 +125,38 @@ kc_sym_add(struct kc_symtab *t, uint64_t addr, uint64_t size,
 	t->kb_nsyms++;
 	t->kb_sorted = 0;
 	return 0;
+}
+
+int
+kc_sym_add_module(struct kc_symtab *t, uint64_t base, uint64_t size,
+    const char *name)
+{
+	struct kc_modrange *m;
+
+	m = realloc(t->kb_mods, (t->kb_nmods + 1) * sizeof (*m));
+	if (m == NULL)
+		return -ENOMEM;
+	t->kb_mods = m;
+	m += t->kb_nmods;
+	m->mr_base = base;
+	m->mr_size = size;
+	if ((m->mr_name = strdup(name)) == NULL)
+		return -ENOMEM;
+	t->kb_nmods++;
+	return 0;
+}
+
+/* The newest module range holding addr, or NULL. */
+static const struct kc_modrange *
+kc_sym_modrange(const struct kc_symtab *t, uint64_t addr)
+{
+	uint32_t i;
+
+	for (i = t->kb_nmods; i-- > 0;)
+		if (addr >= t->kb_mods[i].mr_base &&
+		    addr - t->kb_mods[i].mr_base < t->kb_mods[i].mr_size)
+			return &t->kb_mods[i];
+	return NULL;
 }
 
 static int
@@ -161,29 +239,38 @@ kc_sym_lookup(const struct kc_symtab *t, uint64_t addr,
     const struct kc_sym **symp, const char **modp)
 {
 	const struct kc_sym *s, *next;
+	const struct kc_modrange *mr;
 	int64_t i;
 	int hasnext;
 
-	if (t == NULL || t->kb_nsyms == 0)
+	if (t == NULL || (t->kb_nsyms == 0 && t->kb_nmods == 0))
 		return KC_SYM_NONE;
-	i = kc_sym_floor(t, addr);
+	mr = kc_sym_modrange(t, addr);
+	i = t->kb_nsyms != 0 ? kc_sym_floor(t, addr) : -1;
 	if (i < 0)
-		return KC_SYM_NONE;
+		goto range;
 	s = &t->kb_syms[i];
 	hasnext = kc_sym_next(t, addr, i, &next);
 	/*
 	 * A sized symbol covers its size; an unsized one (kallsyms) reaches
-	 * the next symbol of its own module, or KC_SYM_MAXREACH bytes.
+	 * the next symbol of its own module, or KC_SYM_MAXREACH bytes --
+	 * but not into a known module range of another module.
 	 */
 	if ((s->sy_size != 0 && addr - s->sy_addr < s->sy_size) ||
-	    (s->sy_size == 0 && ((hasnext &&
+	    (s->sy_size == 0 && (mr == NULL ||
+	    strcmp(mr->mr_name, s->sy_mod) == 0) && ((hasnext &&
 	    strcmp(next->sy_mod, s->sy_mod) == 0) ||
 	    addr - s->sy_addr < KC_SYM_MAXREACH))) {
 		*symp = s;
 		return KC_SYM_FOUND;
 	}
-	if (hasnext && strcmp(next->sy_mod, s->sy_mod) == 0) {
+	if (mr == NULL && hasnext && strcmp(next->sy_mod, s->sy_mod) == 0) {
 		*modp = s->sy_mod;
+		return KC_SYM_MODULE;
+	}
+range:
+	if (mr != NULL) {
+		*modp = mr->mr_name;
 		return KC_SYM_MODULE;
 	}
 	return KC_SYM_NONE;
@@ -437,6 +524,143 @@ kc_sym_kallsyms_moved(uint64_t kaslr, char *why, size_t whysz)
 	return t;
 }
 
+/* A module symbol and its place in the module's symbol table. */
+struct kc_msym {
+	const struct rgn_modsym	*ms;
+	const char		*name;
+	uint32_t		idx;
+};
+
+static int
+kc_msym_cmp(const void *a, const void *b)
+{
+	const struct kc_msym *x = a, *y = b;
+
+	if (x->ms->ms_off != y->ms->ms_off)
+		return x->ms->ms_off < y->ms->ms_off ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * The symbols of module entry "md".  Of several at one address (aliases:
+ * null_init and init_module) only the first in the module's own table is
+ * kept, the one the kernel's kallsyms names.  0, -ENOMEM, or -EINVAL
+ * with "err" for a damaged symbol.
+ */
+static int
+kc_sym_add_modsyms(struct kc_symtab *t, const struct rgn_mod *md,
+    struct kdt_err *err)
+{
+	const struct rgn_modsym *ms;
+	struct kc_msym *v;
+	const char *name;
+	uint64_t scur;
+	uint32_t i, n = 0;
+	int rv = 0;
+
+	if ((v = calloc(md->md_nsyms + 1, sizeof (*v))) == NULL)
+		return -ENOMEM;
+	for (scur = 0; n < md->md_nsyms &&
+	    (rv = rgn_modsym_next(md, &scur, &ms, &name, err)) == 1; n++)
+		v[n] = (struct kc_msym){ ms, name, n };
+	if (rv >= 0) {
+		rv = 0;
+		qsort(v, n, sizeof (*v), kc_msym_cmp);
+		for (i = 0; i < n && rv == 0; i++)
+			if (i == 0 || v[i].ms->ms_off != v[i - 1].ms->ms_off)
+				rv = kc_sym_add(t,
+				    md->md_base + v[i].ms->ms_off,
+				    v[i].ms->ms_size, v[i].name, md->md_name);
+	}
+	free(v);
+	return rv;
+}
+
+int
+kc_sym_add_region_mods(struct kc_symtab *t, const void *img, uint64_t len,
+    uint32_t *notes, char *why, size_t whysz)
+{
+	const struct rgn_modarea *a;
+	const struct rgn_mod *md, *later;
+	struct rgn_view v;
+	struct kdt_err err;
+	uint64_t cur, lcur;
+	int n = 0, rv, skip;
+
+	if (notes != NULL)
+		*notes = 0;
+	/* the region itself is the printer's to judge and report */
+	if (rgn_open(&v, img, len, RGN_PHYS_ANY, &err) != 0)
+		return 0;
+	if (rgn_mod_first(&v, &a, &err) != 0) {
+		snprintf(why, whysz, "region's module table: %s", err.ke_msg);
+		return -1;
+	}
+	if (a == NULL)
+		return 0;
+	if (notes != NULL)
+		*notes = a->ma_trunc + a->ma_lost;
+	for (cur = 0; (rv = rgn_mod_next(&v, &cur, &md, &err)) == 1;) {
+		/* an unloaded module whose place a later one took */
+		skip = 0;
+		for (lcur = cur; !skip && (md->md_flags & RGN_MOD_F_GONE) &&
+		    rgn_mod_next(&v, &lcur, &later, &err) == 1;)
+			skip = later->md_base < md->md_base + md->md_size &&
+			    md->md_base < later->md_base + later->md_size;
+		if (skip)
+			continue;
+		if (kc_sym_add_module(t, md->md_base, md->md_size,
+		    md->md_name) != 0 || (rv = kc_sym_add_modsyms(t, md,
+		    &err)) == -ENOMEM)
+			goto nomem;
+		if (rv < 0)
+			break;
+		n++;
+	}
+	kc_sym_finish(t);
+	if (rv < 0) {
+		snprintf(why, whysz, "region's module table: %s", err.ke_msg);
+		return -1;
+	}
+	return n;
+nomem:
+	kc_sym_finish(t);
+	snprintf(why, whysz, "region's module table: out of memory after %u symbols",
+	    t->kb_nsyms);
+	return -1;
+}
+
+/*
+ * The region's modules into "t" (a new table when NULL).  The table is
+ * part of the region, not a file the user chose, so it is used silently
+ * (the crash(8) extension prints what kdt-extract prints, stderr too);
+ * only a damaged table and modules kdt.ko left out are said, unless
+ * quiet.  Returns the table, NULL when it would be empty.
+ */
+static struct kc_symtab *
+kc_sym_region_mods(struct kc_symtab *t, const void *img, uint64_t len,
+    int quiet, const char *prog, FILE *err)
+{
+	struct kc_symtab *nt = t != NULL ? t : kc_sym_new();
+	char why[600];
+	uint32_t notes;
+	int n;
+
+	if (nt == NULL)
+		return t;
+	n = kc_sym_add_region_mods(nt, img, len, &notes, why, sizeof (why));
+	if (n < 0 && !quiet)
+		fprintf(err, "%s: %s\n", prog, why);
+	else if (n >= 0 && notes != 0 && !quiet)
+		fprintf(err, "%s: region's module table: %u modules' symbols were cut short or left out by kdt.ko for lack of room (their addresses print as module`0xaddr or in hex)\n",
+		    prog, notes);
+	if (t == NULL && nt->kb_nsyms == 0 && nt->kb_nmods == 0) {
+		kc_sym_free(nt);
+		return NULL;
+	}
+	return nt;
+}
+
 struct kc_symtab *
 kc_sym_for_region(const void *img, uint64_t len, const char *path,
     int quiet, const char *prog, FILE *err, int *failed)
@@ -449,7 +673,7 @@ kc_sym_for_region(const void *img, uint64_t len, const char *path,
 	};
 	const struct rgn_hdr *h = img;
 	char rel[sizeof (h->rh_release) + 1], cand[512], why[600];
-	struct kc_symtab *t;
+	struct kc_symtab *t = NULL;
 	struct utsname u;
 	size_t i;
 
@@ -460,7 +684,7 @@ kc_sym_for_region(const void *img, uint64_t len, const char *path,
 	rel[sizeof (h->rh_release)] = '\0';
 	if (path == NULL) {
 		if (rel[0] == '\0' || strchr(rel, '/') != NULL)
-			return NULL;
+			goto mods;
 		for (i = 0; i < sizeof (fmt) / sizeof (fmt[0]); i++) {
 			snprintf(cand, sizeof (cand), fmt[i], rel);
 			if (access(cand, R_OK) != 0)
@@ -478,11 +702,11 @@ kc_sym_for_region(const void *img, uint64_t len, const char *path,
 		if (uname(&u) != 0 || strcmp(u.release, rel) != 0 ||
 		    (t = kc_sym_kallsyms_moved(h->rh_kaslr, why,
 		    sizeof (why))) == NULL)
-			return NULL;
+			goto mods;
 		if (!quiet)
 			fprintf(err, "%s: symbols of kernel %s from /proc/kallsyms (this boot runs the same kernel), moved to the region's KASLR offset 0x%llx; module symbols left out\n",
 			    prog, rel, (unsigned long long)h->rh_kaslr);
-		return t;
+		goto mods;
 	}
 	t = kc_sym_load_map(path, h->rh_kaslr, why, sizeof (why));
 	if (t == NULL) {
@@ -495,5 +719,370 @@ found:
 		fprintf(err, "%s: symbols of kernel %s from %s, moved by its KASLR offset 0x%llx\n",
 		    prog, rel[0] != '\0' ? rel : "(unknown)", path,
 		    (unsigned long long)h->rh_kaslr);
-	return t;
+mods:
+	return kc_sym_region_mods(t, img, len, quiet, prog, err);
+}
+
+/* ================================================================
+ * source lines (kc_sym.h, "source lines"): DWARF through libdwarf
+ * ================================================================ */
+
+static int
+kc_lrow_cmp(const void *a, const void *b)
+{
+	const struct kc_lrow *x = a, *y = b;
+
+	if (x->lr_addr != y->lr_addr)
+		return x->lr_addr < y->lr_addr ? -1 : 1;
+	/* a sequence's end before the next one's start at that address */
+	return (int)y->lr_end - (int)x->lr_end;
+}
+
+/*
+ * "name" relative to the source tree: without the CU's compilation
+ * directory, or else (an assembler unit built in a build directory
+ * inside the tree: /build/linux-6.1/debian/build/...) without the
+ * directories it shares with it, if at least two; and without "./".
+ */
+static const char *
+kc_lines_rel(const char *name, const char *compdir)
+{
+	size_t n = compdir != NULL ? strlen(compdir) : 0, i, last = 0;
+	int depth = 0;
+
+	if (n != 0 && strncmp(name, compdir, n) == 0 && name[n] == '/') {
+		name += n + 1;
+	} else if (n != 0 && name[0] == '/') {
+		for (i = 0; i < n && name[i] == compdir[i]; i++)
+			if (name[i] == '/' && i != 0) {
+				last = i;
+				depth++;
+			}
+		if (i == n && name[i] == '/') {
+			last = i;
+			depth++;
+		}
+		if (depth >= 2)
+			name += last + 1;
+	}
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	return name;
+}
+
+/* The CU's DW_AT_comp_dir (libdwarf's string), or NULL. */
+static char *
+kc_lines_compdir(Dwarf_Debug dbg, Dwarf_Die die)
+{
+	Dwarf_Attribute at;
+	Dwarf_Error de = NULL;
+	char *s = NULL;
+
+	if (dwarf_attr(die, DW_AT_comp_dir, &at, &de) != DW_DLV_OK)
+		return NULL;
+	if (dwarf_formstring(at, &s, &de) != DW_DLV_OK)
+		s = NULL;
+	dwarf_dealloc(dbg, at, DW_DLA_ATTR);
+	return s;
+}
+
+/* Append CU "die"'s line rows to lc.  0, or -1 when memory runs out. */
+static int
+kc_lines_cu_rows(struct kc_linesrc *ls, Dwarf_Die die, struct kc_lcu *lc)
+{
+	Dwarf_Unsigned version, lineno, fileno, lastfile = (Dwarf_Unsigned)-1;
+	Dwarf_Small ntables;
+	Dwarf_Line_Context ctx;
+	Dwarf_Line *lines;
+	Dwarf_Signed n, i;
+	Dwarf_Error de = NULL;
+	Dwarf_Addr addr;
+	Dwarf_Bool end;
+	struct kc_lrow *r;
+	char *compdir, *src, **f;
+	uint32_t curfile = 0;
+	int rv = 0;
+
+	if (dwarf_srclines_b(die, &version, &ntables, &ctx, &de) != DW_DLV_OK)
+		return 0;	/* a CU without lines */
+	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, &de) !=
+	    DW_DLV_OK || n <= 0) {
+		dwarf_srclines_dealloc_b(ctx);
+		return 0;
+	}
+	compdir = kc_lines_compdir(ls->ls_dbg, die);
+	r = realloc(lc->lc_rows, (lc->lc_nrows + (size_t)n) * sizeof (*r));
+	if (r == NULL) {
+		rv = -1;
+		goto out;
+	}
+	lc->lc_rows = r;
+	for (i = 0; i < n; i++) {
+		if (dwarf_lineaddr(lines[i], &addr, &de) != DW_DLV_OK ||
+		    dwarf_lineno(lines[i], &lineno, &de) != DW_DLV_OK ||
+		    dwarf_lineendsequence(lines[i], &end, &de) != DW_DLV_OK ||
+		    dwarf_line_srcfileno(lines[i], &fileno, &de) != DW_DLV_OK)
+			continue;
+		if (fileno != lastfile || lc->lc_nfiles == 0) {
+			if (dwarf_linesrc(lines[i], &src, &de) != DW_DLV_OK)
+				continue;
+			f = realloc(lc->lc_files, (lc->lc_nfiles + 1) *
+			    sizeof (*f));
+			if (f == NULL || (f[lc->lc_nfiles] =
+			    strdup(kc_lines_rel(src, compdir))) == NULL) {
+				if (f != NULL)
+					lc->lc_files = f;
+				dwarf_dealloc(ls->ls_dbg, src, DW_DLA_STRING);
+				rv = -1;
+				goto out;
+			}
+			dwarf_dealloc(ls->ls_dbg, src, DW_DLA_STRING);
+			lc->lc_files = f;
+			curfile = lc->lc_nfiles++;
+			lastfile = fileno;
+		}
+		r = &lc->lc_rows[lc->lc_nrows++];
+		r->lr_addr = addr;
+		r->lr_line = (uint32_t)lineno;
+		r->lr_file = curfile;
+		r->lr_end = end != 0;
+		r->lr_pad = 0;
+	}
+out:
+	if (compdir != NULL)
+		dwarf_dealloc(ls->ls_dbg, compdir, DW_DLA_STRING);
+	dwarf_srclines_dealloc_b(ctx);
+	return rv;
+}
+
+/* Every CU's rows (a file without .debug_aranges). */
+static int
+kc_lines_all_rows(struct kc_linesrc *ls, struct kc_lcu *lc)
+{
+	Dwarf_Unsigned hlen, abbrev, next;
+	Dwarf_Half ver, asize, lsize, xsize, type;
+	Dwarf_Sig8 sig;
+	Dwarf_Unsigned toff;
+	Dwarf_Die die;
+	Dwarf_Error de = NULL;
+	int rv = 0;
+
+	while (rv == 0 && dwarf_next_cu_header_d(ls->ls_dbg, 1, &hlen, &ver,
+	    &abbrev, &asize, &lsize, &xsize, &sig, &toff, &next, &type,
+	    &de) == DW_DLV_OK) {
+		if (dwarf_siblingof_b(ls->ls_dbg, NULL, 1, &die, &de) !=
+		    DW_DLV_OK)
+			continue;
+		rv = kc_lines_cu_rows(ls, die, lc);
+		dwarf_dealloc(ls->ls_dbg, die, DW_DLA_DIE);
+	}
+	return rv;
+}
+
+/* The rows covering file address "addr", loaded on first use; or NULL. */
+static struct kc_lcu *
+kc_lines_cu(struct kc_linesrc *ls, uint64_t addr)
+{
+	Dwarf_Arange ar;
+	Dwarf_Off off = (Dwarf_Off)-1;
+	Dwarf_Error de = NULL;
+	Dwarf_Die die;
+	struct kc_lcu *lc;
+	uint32_t i;
+	int rv;
+
+	if (ls->ls_aranges != NULL) {
+		if (dwarf_get_arange(ls->ls_aranges, ls->ls_naranges, addr,
+		    &ar, &de) != DW_DLV_OK ||
+		    dwarf_get_cu_die_offset(ar, &off, &de) != DW_DLV_OK)
+			return NULL;
+	}
+	for (i = 0; i < ls->ls_ncus; i++)
+		if (ls->ls_cus[i].lc_off == (uint64_t)off)
+			return ls->ls_cus[i].lc_nrows != 0 ? &ls->ls_cus[i] :
+			    NULL;
+	lc = realloc(ls->ls_cus, (ls->ls_ncus + 1) * sizeof (*lc));
+	if (lc == NULL)
+		return NULL;
+	ls->ls_cus = lc;
+	lc = &ls->ls_cus[ls->ls_ncus++];
+	memset(lc, 0, sizeof (*lc));
+	lc->lc_off = (uint64_t)off;
+	if (ls->ls_aranges == NULL) {
+		rv = kc_lines_all_rows(ls, lc);
+	} else if (dwarf_offdie_b(ls->ls_dbg, off, 1, &die, &de) ==
+	    DW_DLV_OK) {
+		rv = kc_lines_cu_rows(ls, die, lc);
+		dwarf_dealloc(ls->ls_dbg, die, DW_DLA_DIE);
+	} else {
+		rv = -1;
+	}
+	if (rv != 0)
+		lc->lc_nrows = 0;	/* keep what it holds freeable */
+	if (lc->lc_nrows > 1)
+		qsort(lc->lc_rows, lc->lc_nrows, sizeof (struct kc_lrow),
+		    kc_lrow_cmp);
+	return lc->lc_nrows != 0 ? lc : NULL;
+}
+
+static void
+kc_lines_free(struct kc_linesrc *ls)
+{
+	Dwarf_Error de = NULL;
+	uint32_t c, f;
+
+	for (c = 0; c < ls->ls_ncus; c++) {
+		for (f = 0; f < ls->ls_cus[c].lc_nfiles; f++)
+			free(ls->ls_cus[c].lc_files[f]);
+		free(ls->ls_cus[c].lc_files);
+		free(ls->ls_cus[c].lc_rows);
+	}
+	free(ls->ls_cus);
+	/* dwarf_finish() frees the aranges and all else libdwarf made */
+	if (ls->ls_dbg != NULL)
+		(void) dwarf_finish(ls->ls_dbg, &de);
+	if (ls->ls_fd >= 0)
+		close(ls->ls_fd);
+	free(ls->ls_mod);
+	free(ls->ls_path);
+}
+
+/* Has ELF file "fd" a .debug_line section (what lines need)? */
+static int
+kc_lines_has_debug_line(int fd)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstr;
+	const char *name;
+	int found = 0;
+
+	(void) elf_version(EV_CURRENT);
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL)
+		return 0;
+	if (elf_getshdrstrndx(e, &shstr) == 0)
+		while (!found && (scn = elf_nextscn(e, scn)) != NULL)
+			found = gelf_getshdr(scn, &sh) != NULL &&
+			    sh.sh_type != SHT_NOBITS &&
+			    (name = elf_strptr(e, shstr, sh.sh_name)) != NULL &&
+			    strcmp(name, ".debug_line") == 0;
+	elf_end(e);
+	return found;
+}
+
+int
+kc_sym_load_lines(struct kc_symtab *t, const char *path, const char *mod,
+    uint64_t slide, char *why, size_t whysz)
+{
+	struct kc_linesrc *ls, *arr;
+	Dwarf_Error de = NULL;
+	int rv;
+
+	arr = realloc(t->kb_lines, (t->kb_nlines + 1) * sizeof (*arr));
+	if (arr == NULL) {
+		snprintf(why, whysz, "%s: out of memory", path);
+		return -1;
+	}
+	t->kb_lines = arr;
+	ls = &arr[t->kb_nlines];
+	memset(ls, 0, sizeof (*ls));
+	ls->ls_slide = slide;
+	if ((ls->ls_fd = open(path, O_RDONLY)) < 0) {
+		snprintf(why, whysz, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	rv = kc_lines_has_debug_line(ls->ls_fd) ? dwarf_init_b(ls->ls_fd,
+	    DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &ls->ls_dbg, &de) :
+	    DW_DLV_NO_ENTRY;
+	if (rv != DW_DLV_OK) {
+		snprintf(why, whysz, "%s: no DWARF debugging information (no .debug_line)%s%s; a vmlinux with debuginfo is /usr/lib/debug/boot/vmlinux-RELEASE from linux-image-RELEASE-dbg",
+		    path, rv == DW_DLV_ERROR ? ": " : "",
+		    rv == DW_DLV_ERROR ? dwarf_errmsg(de) : "");
+		if (rv == DW_DLV_ERROR)
+			dwarf_dealloc(NULL, de, DW_DLA_ERROR);
+		ls->ls_dbg = NULL;
+		kc_lines_free(ls);
+		return -1;
+	}
+	if (dwarf_get_aranges(ls->ls_dbg, &ls->ls_aranges, &ls->ls_naranges,
+	    &de) != DW_DLV_OK)
+		ls->ls_aranges = NULL;
+	ls->ls_mod = strdup(mod);
+	ls->ls_path = strdup(path);
+	if (ls->ls_mod == NULL || ls->ls_path == NULL) {
+		kc_lines_free(ls);
+		snprintf(why, whysz, "%s: out of memory", path);
+		return -1;
+	}
+	t->kb_nlines++;
+	return 0;
+}
+
+int
+kc_sym_srcline(const struct kc_symtab *t, uint64_t pc, char *buf,
+    size_t size)
+{
+	const struct kc_sym *sym = NULL;
+	const char *mod = NULL;
+	struct kc_linesrc *ls = NULL;
+	struct kc_lcu *lc;
+	uint64_t addr;
+	int64_t lo, hi, best = -1;
+	uint32_t i;
+
+	if (t == NULL || t->kb_nlines == 0 ||
+	    kc_sym_lookup(t, pc, &sym, &mod) != KC_SYM_FOUND)
+		return 0;
+	for (i = 0; i < t->kb_nlines; i++)
+		if (strcmp(t->kb_lines[i].ls_mod, sym->sy_mod) == 0)
+			ls = &t->kb_lines[i];
+	if (ls == NULL)
+		return 0;
+	/* a return address: the call is the byte before, same function */
+	addr = (pc > sym->sy_addr ? pc - 1 : pc) - ls->ls_slide;
+	if ((lc = kc_lines_cu(ls, addr)) == NULL)
+		return 0;
+	for (lo = 0, hi = (int64_t)lc->lc_nrows - 1; lo <= hi;) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (lc->lc_rows[mid].lr_addr <= addr) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (best < 0 || lc->lc_rows[best].lr_end ||
+	    lc->lc_rows[best].lr_line == 0)
+		return 0;
+	snprintf(buf, size, "%s:%u", lc->lc_files[lc->lc_rows[best].lr_file],
+	    lc->lc_rows[best].lr_line);
+	return 1;
+}
+
+int
+kc_sym_lines_for_region(struct kc_symtab *t, const void *img, uint64_t len,
+    const char *vmlinux, int quiet, const char *prog, FILE *err)
+{
+	const struct rgn_hdr *h = img;
+	char why[600];
+
+	if (vmlinux == NULL)
+		return 0;
+	if (t == NULL || len < sizeof (*h)) {
+		fprintf(err, "%s: --vmlinux %s: no symbols to attach source lines to\n",
+		    prog, vmlinux);
+		return -1;
+	}
+	if (kc_sym_load_lines(t, vmlinux, KC_SYM_CORE, h->rh_kaslr, why,
+	    sizeof (why)) != 0) {
+		fprintf(err, "%s: --vmlinux: %s\n", prog, why);
+		return -1;
+	}
+	if (!quiet)
+		fprintf(err, "%s: source lines of kernel frames from %s (DWARF), moved by the KASLR offset 0x%llx\n",
+		    prog, vmlinux, (unsigned long long)h->rh_kaslr);
+	return 0;
 }

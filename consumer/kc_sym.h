@@ -5,8 +5,9 @@
  * either from /proc/kallsyms text (kc_sym_load_kallsyms(): the live kernel
  * engine, or a saved copy next to a dump), from a System.map or vmlinux
  * of the dumped kernel moved by its KASLR offset (kc_sym_load_map():
- * kdt-extract), or symbol by symbol
- * (kc_sym_add(): tests, or a table recovered from a region).  Core kernel
+ * kdt-extract), from the module table a region carries (module ranges
+ * and sized text symbols, kc_sym_add_region_mods(): rgn.h), or symbol by
+ * symbol (kc_sym_add(): tests).  Core kernel
  * symbols belong to the module "vmlinux"; kallsyms' "[name]" suffix names
  * a loadable module.  kallsyms carries no sizes: a symbol of size 0 spans
  * up to the next symbol's address when that symbol is in the same module;
@@ -14,7 +15,9 @@
  * KiB, a bound chosen so that module and kernel-image tails resolve while
  * far-away addresses stay hexadecimal.  An address
  * in no symbol is "inside the module but not in a symbol" when the
- * symbols on both sides of it belong to that module.
+ * symbols on both sides of it belong to that module, or when it is in a
+ * module range (kc_sym_add_module(); the newest range wins, and an
+ * unsized symbol does not reach into another module's range).
  *
  * Invariant when kb_sorted is set (kc_sym_finish(), called by the loader
  * and by whoever adds symbols): kb_syms is sorted by address, ties by
@@ -40,11 +43,24 @@ struct kc_sym {
 	char		*sy_mod;	/* "vmlinux" or the module name */
 };
 
+/* A module's address range, for addresses in it but in no symbol. */
+struct kc_modrange {
+	uint64_t	mr_base;
+	uint64_t	mr_size;
+	char		*mr_name;
+};
+
+struct kc_linesrc;
+
 struct kc_symtab {
 	struct kc_sym	*kb_syms;
 	uint32_t	kb_nsyms;
 	uint32_t	kb_cap;
 	uint32_t	kb_sorted;	/* sorted since the last add */
+	uint32_t	kb_nmods;
+	struct kc_modrange *kb_mods;	/* kc_sym_add_module() */
+	uint32_t	kb_nlines;
+	struct kc_linesrc *kb_lines;	/* kc_sym_load_lines() */
 };
 
 /* Result of kc_sym_lookup(). */
@@ -58,6 +74,27 @@ void kc_sym_free(struct kc_symtab *t);
 /* Add one symbol; name and module are copied.  0 or -ENOMEM. */
 int kc_sym_add(struct kc_symtab *t, uint64_t addr, uint64_t size,
     const char *name, const char *mod);
+
+/*
+ * Declare that module "name" occupies [base, base + size): an address
+ * there that no symbol covers looks up as KC_SYM_MODULE (name`0xaddr).
+ * 0 or -ENOMEM.
+ */
+int kc_sym_add_module(struct kc_symtab *t, uint64_t base, uint64_t size,
+    const char *name);
+
+/*
+ * Add the modules the region image img[0, len) carries (its module
+ * table, rgn.h): each one's range and text symbols, at the addresses of
+ * the boot that wrote the region.  A module recorded as unloaded whose
+ * range a later module took is left out.  Returns the number of modules
+ * added (0 when the region has no table), or -1 with why[0, whysz) when
+ * the table is damaged or memory runs out (what was added stays).
+ * *notes (may be NULL) gets how many modules had symbols cut short or
+ * were left out by kdt.ko for lack of room (ma_trunc + ma_lost).
+ */
+int kc_sym_add_region_mods(struct kc_symtab *t, const void *img,
+    uint64_t len, uint32_t *notes, char *why, size_t whysz);
 
 /* Sort after the last add, for fast lookups. */
 void kc_sym_finish(struct kc_symtab *t);
@@ -100,8 +137,13 @@ struct kc_symtab *kc_sym_load_map(const char *path, uint64_t slide,
  *                            KASLR offset to the region's (module symbols
  *                            are left out: modules load elsewhere each
  *                            boot);
- *   else nothing: frames print as addresses (*failed = 0, NULL).
- * One line on "err" says which source was used, unless "quiet".
+ *   else nothing: core-kernel frames print as addresses (*failed = 0).
+ * In every case the modules the region carries (kc_sym_add_region_mods)
+ * are added, so module frames print as module`function+0xoff without
+ * any file; with nothing else known the table holds only them, and with
+ * no module table either the answer is NULL.
+ * One line on "err" says which file was used, unless "quiet" (the
+ * module table is used silently; only its problems are said).
  */
 struct kc_symtab *kc_sym_for_region(const void *img, uint64_t len,
     const char *path, int quiet, const char *prog, FILE *err, int *failed);
@@ -112,6 +154,37 @@ struct kc_symtab *kc_sym_for_region(const void *img, uint64_t len,
  */
 int kc_sym_lookup(const struct kc_symtab *t, uint64_t addr,
     const struct kc_sym **symp, const char **modp);
+
+/*
+ * Source lines.  kc_sym_load_lines() attaches the DWARF line tables of
+ * ELF file "path" (read with libdwarf) to the symbols of module "mod"
+ * ("vmlinux": kdt-extract --vmlinux, the -dbg package's vmlinux); "slide"
+ * is the run-time address minus the file's (rh_kaslr for vmlinux).
+ * Nothing is read until a lookup needs it: .debug_aranges names the
+ * compilation unit of an address and only that unit's line table is
+ * loaded, then kept (a file without .debug_aranges is read whole at the
+ * first lookup).  0, or -1 with why[0, whysz) naming the file.
+ *
+ * kc_sym_srcline() writes "FILE:LINE" for code address "pc" (a return
+ * address: the line of the call, pc - 1, unless pc starts its function)
+ * when pc is in a symbol of a module with line tables; FILE is relative
+ * to the unit's compilation directory (the kernel tree: fs/read_write.c).
+ * Returns 1, or 0 when unknown.  stack() frames print it after the frame
+ * as "vmlinux`vfs_read+0x1f [fs/read_write.c:454]" (kc_fmt.c).
+ */
+int kc_sym_load_lines(struct kc_symtab *t, const char *path,
+    const char *mod, uint64_t slide, char *why, size_t whysz);
+int kc_sym_srcline(const struct kc_symtab *t, uint64_t pc, char *buf,
+    size_t size);
+
+/*
+ * kdt-extract --vmlinux FILE: attach FILE's line tables to t's "vmlinux"
+ * symbols, moved by the KASLR offset of the region image img[0, len).
+ * 0, or -1 after a message on "err" naming the file (t NULL, no DWARF).
+ */
+int kc_sym_lines_for_region(struct kc_symtab *t, const void *img,
+    uint64_t len, const char *vmlinux, int quiet, const char *prog,
+    FILE *err);
 
 /* The formatter's table; NULL (the default) means no kernel symbols. */
 void kc_sym_set_default(const struct kc_symtab *t);

@@ -15,7 +15,8 @@
  *			previous boot's region) (consumer/kc.h)
  *	-l		list the probes kdt.ko offers: all of them, or
  *			those the program's descriptions match
- *			(consumer/kc_kernel.h), pid and USDT probes too
+ *			(consumer/kc_kernel.h), pid and USDT probes too;
+ *			with -v each with its argument types
  *	otherwise	run it (consumer/kc_run.h: kdt.ko through /dev/kdt,
  *			or the userspace engine for BEGIN/END/ERROR/profile/
  *			tick programs when kdt.ko is not loaded)
@@ -73,6 +74,7 @@ struct km_args {
 	int		ka_anon;	/* -A */
 	int		ka_claim;	/* -a */
 	int		ka_list;	/* -l */
+	int		ka_verbose;	/* -v: -l lists argument types */
 	struct an_opts	ka_ao;		/* -A: --dry-run, --root, --module */
 	struct kc_claim_opts ka_co;	/* -a: -e, --previous */
 	int		ka_cpp;		/* -C */
@@ -127,7 +129,7 @@ km_usage(FILE *fp)
 	    "\t-w  permit destructive actions\n"
 	    "\t-Z  permit probe descriptions that match no probes\n"
 	    "\t-F  indent function entry and return (option flowindent)\n"
-	    "\t-v  verbose (accepted)\n"
+	    "\t-v  with -l, list each probe's argument types\n"
 	    "\t-A  install the program as the anonymous (boot-time) enabling\n"
 	    "\t    of this system (initramfs, GRUB); with no program, remove\n"
 	    "\t    it again; with -o DIR only write the boot artifacts to DIR\n"
@@ -137,6 +139,7 @@ km_usage(FILE *fp)
 	    "\t-a  claim the anonymous enabling: print what it buffered\n"
 	    "\t    since boot, then go on tracing (-ae: print and exit)\n"
 	    "\t    --previous  print the previous boot's region instead\n"
+	    "\t    --vars  also its variables (globals, arrays, self->)\n"
 	    "\t    --format=F  text (default), json, perfetto or html\n"
 	    "\t    (not text: -ae, one document; see consumer/kc_export.h)\n"
 	    "\t-q  quiet: print only what actions print\n"
@@ -160,7 +163,7 @@ static int
 km_add_xopt(struct km_args *a, const char *opt)
 {
 	if (a->ka_dc.dco_nxopts == DC_MAXOPTS) {
-		fprintf(stderr, "kdt: too many -x options (limit %d)\n", DC_MAXOPTS);
+		fprintf(stderr, "kdt: too many -x options (limit %d); see kdt(1), OPTIONS\n", DC_MAXOPTS);
 		return -1;
 	}
 	a->ka_dc.dco_xopts[a->ka_dc.dco_nxopts++] = opt;
@@ -214,7 +217,7 @@ km_badopt(int c, const char *arg)
 		fprintf(stderr, "kdt: unknown option %s\n", arg != NULL ? arg : "?");
 	else
 		fprintf(stderr, "kdt: option -%c requires an argument\n", c);
-	fprintf(stderr, "kdt: try 'kdt --help' for usage\n");
+	fprintf(stderr, "kdt: try 'kdt --help' for usage. See kdt(1), OPTIONS.\n");
 	return KDT_EXIT_USAGE;
 }
 
@@ -224,7 +227,7 @@ km_add_cpparg(struct km_args *a, int c, const char *arg)
 	char *p;
 
 	if (a->ka_ncppargs == DC_MAXOPTS) {
-		fprintf(stderr, "kdt: too many -D, -U and -I options (limit %d)\n", DC_MAXOPTS);
+		fprintf(stderr, "kdt: too many -D, -U and -I options (limit %d); see kdt(1), OPTIONS\n", DC_MAXOPTS);
 		return -1;
 	}
 	p = malloc(strlen(arg) + 3);
@@ -247,7 +250,7 @@ km_posnum(const char *name, const char *arg, double max, double *v)
 	*v = strtod(arg, &end);
 	if (errno != 0 || end == arg || *end != '\0' || !(*v > 0) ||
 	    *v > max) {
-		fprintf(stderr, "kdt: %s=%s: want a number greater than 0 and at most %g\n",
+		fprintf(stderr, "kdt: %s=%s: want a number greater than 0 and at most %g; see kdt(1), OPTIONS\n",
 		    name, arg, max);
 		return -1;
 	}
@@ -261,7 +264,7 @@ km_opt(struct km_args *a, int c, char **argv)
 	switch (c) {
 	case 's':
 		if (a->ka_script != NULL) {
-			fprintf(stderr, "kdt: only one -s script may be given\n");
+			fprintf(stderr, "kdt: only one -s script may be given; see kdt(1), OPTIONS\n");
 			return KDT_EXIT_USAGE;
 		}
 		a->ka_script = optarg;
@@ -285,14 +288,14 @@ km_opt(struct km_args *a, int c, char **argv)
 		return km_add_xopt(a, a->ka_bufopt) != 0 ? KDT_EXIT_USAGE : -1;
 	case 'w': a->ka_dc.dco_destructive = 1; return -1;
 	case 'Z': a->ka_dc.dco_zdefs = 1; return -1;
-	case 'v': return -1;
+	case 'v': a->ka_verbose = 1; return -1;
 	case 'C': a->ka_cpp = 1; return -1;
 	case 'D': case 'U': case 'I':
 		return km_add_cpparg(a, c, optarg) != 0 ? KDT_EXIT_USAGE : -1;
 	case 'o': a->ka_out = optarg; return -1;
 	case 'c': case 'p':
 		if (a->ka_nprocs == KC_PROCS_MAX) {
-			fprintf(stderr, "kdt: more than %d -c and -p options\n", KC_PROCS_MAX);
+			fprintf(stderr, "kdt: more than %d -c and -p options; see kdt(1), OPTIONS\n", KC_PROCS_MAX);
 			return KDT_EXIT_USAGE;
 		}
 		a->ka_prockind[a->ka_nprocs] = (char)c;
@@ -305,10 +308,11 @@ km_opt(struct km_args *a, int c, char **argv)
 	case 2: a->ka_ao.ao_root = optarg; return -1;
 	case 3: a->ka_ao.ao_module = optarg; return -1;
 	case 4: a->ka_co.cl_previous = 1; return -1;
+	case 12: a->ka_co.cl_vars = 1; return -1;	/* -a --vars */
 	case 6:
 		if (kc_export_format(optarg, &a->ka_co.cl_format) == 0)
 			return -1;
-		fprintf(stderr, "kdt: --format %s: unknown format (one of %s)\n",
+		fprintf(stderr, "kdt: --format %s: unknown format (one of %s); see kdt(1), OPTIONS\n",
 		    optarg, KC_EXPORT_FORMATS);
 		return KDT_EXIT_USAGE;
 	case 5: {	/* --list-options: -x names, for shell completion */
@@ -376,6 +380,7 @@ km_parse(struct km_args *a, int argc, char **argv)
 		{ "calibrate-loop", required_argument, NULL, 9 }, /* hidden */
 		{ "rate", required_argument, NULL, 10 },
 		{ "estimate-sample", required_argument, NULL, 11 },
+		{ "vars", no_argument, NULL, 12 },	/* -a --vars */
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc, i;
@@ -643,6 +648,7 @@ km_exec(struct km_args *a, const struct dc_out *o)
 	ro.ro_engine = o->dco_engine == 1 ? KC_ENGINE_USER :
 	    o->dco_engine == 2 ? KC_ENGINE_KERNEL : KC_ENGINE_AUTO;
 	ro.ro_quiet = a->ka_quiet || o->dco_quiet;
+	kc_fmt_droptags(o->dco_droptags);	/* -x droptags */
 	ro.ro_destructive = a->ka_dc.dco_destructive || o->dco_destructive;
 	ro.ro_zdefs = a->ka_dc.dco_zdefs || o->dco_zdefs;
 	ro.ro_region = o->dco_region;
@@ -666,13 +672,13 @@ km_procs(struct km_args *a)
 		return -1;
 	if (a->ka_anon || a->ka_claim ||
 	    (a->ka_script == NULL && a->ka_text == NULL)) {
-		fprintf(stderr, "kdt: -c and -p trace processes with a D program or list its probes (-s, -n, -P, -m, -f; -l); not with -A or -a\n");
+		fprintf(stderr, "kdt: -c and -p trace processes with a D program or list its probes (-s, -n, -P, -m, -f; -l); not with -A or -a; see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	for (i = 0; i < a->ka_nprocs; i++) {
 		if (a->ka_prockind[i] == 'c' && (a->ka_compile_only ||
 		    a->ka_dis || a->ka_out != NULL)) {
-			fprintf(stderr, "kdt: -c runs the command under tracing; with -e, -S or -o use -p\n");
+			fprintf(stderr, "kdt: -c runs the command under tracing; with -e, -S or -o use -p; see kdt(1), OPTIONS\n");
 			return KDT_EXIT_USAGE;
 		}
 		rv = a->ka_prockind[i] == 'c' ?
@@ -696,16 +702,19 @@ km_list(struct km_args *a)
 	struct dof_enabling *den;
 	uint32_t pids[KC_PROCS_MAX], n, i;
 	struct dof_pdesc *pds;
+	struct kc_list_opts lo;
 	struct kc_uptab ut;
 	struct dc_out o;
 	int rc;
 
 	if (a->ka_anon || a->ka_claim) {
-		fprintf(stderr, "kdt: only one of the -A, -a and -l options can be given\n");
+		fprintf(stderr, "kdt: only one of the -A, -a and -l options can be given; see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
+	lo.lo_verbose = a->ka_verbose;
+	lo.lo_btf = a->ka_dc.dco_btf;
 	if (a->ka_script == NULL && a->ka_text == NULL)
-		return kc_kernel_list(NULL, 0, NULL, stdout, stderr);
+		return kc_kernel_list(NULL, 0, NULL, &lo, stdout, stderr);
 	a->ka_dc.dco_zdefs = 1;
 	if ((rc = km_procs(a)) >= 0)
 		return rc;
@@ -722,7 +731,8 @@ km_list(struct km_args *a)
 	} else {
 		for (i = 0; i < den->den_necbs; i++)
 			pds[i] = den->den_ecbs[i].le_pdesc;
-		rc = kc_kernel_list(pds, den->den_necbs, &ut, stdout, stderr);
+		rc = kc_kernel_list(pds, den->den_necbs, &ut, &lo, stdout,
+		    stderr);
 	}
 	kc_uprobe_fini(&ut);
 	free(pds);
@@ -748,7 +758,7 @@ static int
 km_calibrate(struct km_args *a)
 {
 	if (a->ka_script != NULL || a->ka_text != NULL) {
-		fprintf(stderr, "kdt: --calibrate takes no program: it runs its own\n");
+		fprintf(stderr, "kdt: --calibrate takes no program: it runs its own; see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	return kc_calibrate(km_self(), a->ka_calpairs, 0, stdout, stderr);
@@ -767,7 +777,7 @@ km_estimate(struct km_args *a)
 	int rc;
 
 	if (a->ka_script == NULL && a->ka_text == NULL) {
-		fprintf(stderr, "kdt: --estimate needs a program (-s or -n ...)\n");
+		fprintf(stderr, "kdt: --estimate needs a program (-s or -n ...); see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	if (kc_cal_load(cal, &c, why, sizeof (why)) != 0) {
@@ -798,7 +808,7 @@ km_run(struct km_args *a)
 	int rc;
 
 	if (a->ka_script != NULL && a->ka_text != NULL) {
-		fprintf(stderr, "kdt: give the program either with -s or with -n, -P, -m, -f, not both\n");
+		fprintf(stderr, "kdt: give the program either with -s or with -n, -P, -m, -f, not both; see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	if (a->ka_list)
@@ -808,26 +818,30 @@ km_run(struct km_args *a)
 	if (a->ka_estimate)
 		return km_estimate(a);
 	if (a->ka_anon && a->ka_claim) {
-		fprintf(stderr, "kdt: -A installs an anonymous enabling and -a claims one; give only one of them\n");
+		fprintf(stderr, "kdt: -A installs an anonymous enabling and -a claims one; give only one of them; see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	if ((a->ka_ao.ao_dry_run || a->ka_ao.ao_root != NULL ||
 	    a->ka_ao.ao_module != NULL) && !a->ka_anon) {
-		fprintf(stderr, "kdt: --dry-run, --root and --module go with -A\n");
+		fprintf(stderr, "kdt: --dry-run, --root and --module go with -A; see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	if (a->ka_co.cl_format != KC_FORMAT_TEXT && !a->ka_claim) {
-		fprintf(stderr, "kdt: --format goes with -a (and kdt-extract)\n");
+		fprintf(stderr, "kdt: --format goes with -a (and kdt-extract); see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	if (a->ka_co.cl_previous && !a->ka_claim) {
-		fprintf(stderr, "kdt: --previous goes with -a\n");
+		fprintf(stderr, "kdt: --previous goes with -a; see kdt(1), OPTIONS\n");
+		return KDT_EXIT_USAGE;
+	}
+	if (a->ka_co.cl_vars && !a->ka_claim) {
+		fprintf(stderr, "kdt: --vars goes with -a (and kdt-extract); see kdt(1), OPTIONS\n");
 		return KDT_EXIT_USAGE;
 	}
 	a->ka_ao.ao_outdir = a->ka_anon ? a->ka_out : NULL;
 	if (a->ka_claim) {
 		if (a->ka_script != NULL || a->ka_text != NULL) {
-			fprintf(stderr, "kdt: -a claims the anonymous enabling installed with -A; it takes no program\n");
+			fprintf(stderr, "kdt: -a claims the anonymous enabling installed with -A; it takes no program; see kdt(1), ANONYMOUS TRACING\n");
 			return KDT_EXIT_USAGE;
 		}
 		a->ka_co.cl_exit = a->ka_compile_only;

@@ -169,6 +169,14 @@ struct cd_region {
  */
 int cd_find_region(struct cd_src *s, uint64_t pa, const char *prog,
     struct cd_region *rg, FILE *err);
+/*
+ * Every region in s by a whole scan: the reserved region and each live
+ * session's, reassembled through its page list (rgn.h).  0 with *pas
+ * (malloc'd, ascending) and *n >= 1 -- read each with cd_find_region(pa)
+ * -- or 1 after printing why there is none.
+ */
+int cd_find_regions(struct cd_src *s, const char *prog, uint64_t **pas,
+    uint32_t *n, FILE *err);
 
 /*
  * Find the region in an open source (at pa if not CD_NOADDR, else by

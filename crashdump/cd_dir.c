@@ -319,7 +319,7 @@ cd_dir_vmcore(const struct cd_dir *d, uint64_t pa, const struct kc_opts *ko,
 		fprintf(err, "%s: %s: warning: incomplete: the capture kernel did not finish writing it\n",
 		    ko->ko_prog, vmpath);
 	if (cd_find_region(vm, pa, ko->ko_prog, &rg, err) != 0) {
-		fprintf(err, "%s: %s: no kdt region: %s does not hold it and there is no %s, where kdt's kdump hook (%s, installed by kdt -A) copies the crashed kernel's region; kexec leaves a memmap= region out of /proc/vmcore, so only that copy holds the trace\n",
+		fprintf(err, "%s: %s: no kdt region: %s does not hold it and there is no %s, where kdt's kdump hook (%s, installed by kdt -A) copies the crashed kernel's region; kexec leaves a memmap= region out of /proc/vmcore, so only that copy holds the trace; see kdt-extract(1), DIAGNOSTICS\n",
 		    ko->ko_prog, d->dd_path, d->dd_vmcore, img, CD_HOOK_PATH);
 		if (d->dd_image_partial[0] != '\0')
 			fprintf(err, "%s: %s: %s is the hook's unfinished copy (the capture kernel stopped while writing it): not used\n",

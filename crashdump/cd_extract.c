@@ -1,7 +1,7 @@
 /*
  * cd_extract.c -- kdt-extract: print what kdt recorded, from a crash dump.
  *
- *   kdt-extract DUMP [-q] [--merge] [--phys ADDR] [--symbols FILE]
+ *   kdt-extract DUMP [-q] [--merge] [--vars] [--phys ADDR] [--symbols FILE]
  *               [--format=F] [-h]
  *
  * Opens the dump as a memory source (cd_open), finds the region in it
@@ -13,7 +13,9 @@
  * it with the consumer's one decoder (kc_print_region_opts), so the
  * output is what a live "kdt" run would have printed.  -q forces quiet output (only what
  * the actions print); --merge prints all cpus' records in timestamp
- * order instead of cpu after cpu; --format=json|perfetto|html hands the
+ * order instead of cpu after cpu; --vars adds the variables
+ * (consumer/kc_vars.h: uncommitted speculations are always shown);
+ * --format=json|perfetto|html hands the
  * region to the export writers instead (consumer/kc_export.h, through
  * ko_format).  This is a library function so that
  * the unit tests run the whole tool in-process;
@@ -42,16 +44,18 @@ struct cd_args {
 	uint64_t	ca_phys;	/* CD_NOADDR: scan */
 	int		ca_quiet;
 	int		ca_merge;
+	int		ca_vars;	/* --vars */
 	int		ca_help;
 	uint32_t	ca_format;	/* --format: KC_FORMAT_* (kc.h) */
 	const char	*ca_symbols;	/* --symbols FILE */
 	const char	*ca_kallsyms;	/* --kallsyms FILE */
+	const char	*ca_vmlinux;	/* --vmlinux FILE (kc_sym.h) */
 };
 
 static void
 cd_usage(FILE *f)
 {
-	fprintf(f, "usage: %s DUMP [-q] [--merge] [--phys ADDR] [--symbols FILE | --kallsyms FILE] [--format=F] [-h]\n"
+	fprintf(f, "usage: %s DUMP [-q] [--merge] [--vars] [--phys ADDR] [--symbols FILE | --kallsyms FILE] [--vmlinux FILE] [--format=F] [-h]\n"
 	    "  DUMP         ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory),\n"
 	    "               kdump-compressed (plain or flattened; zlib, lzo, snappy, zstd)\n"
 	    "               or a raw region image (dd of the region, kdt's kdump hook,\n"
@@ -60,6 +64,8 @@ cd_usage(FILE *f)
 	    "               kdump hook saved beside the vmcore, the vmcore for context\n"
 	    "  -q           quiet: print only what the D program's actions print\n"
 	    "  --merge      all CPUs' records in timestamp order, not CPU after CPU\n"
+	    "  --vars       also the D program's variables: globals, associative\n"
+	    "               arrays, self-> thread-locals (a region-backed state)\n"
 	    "  --phys ADDR  the region is at physical address ADDR (default: scan)\n"
 	    "  --symbols FILE  System.map or vmlinux of the kernel that wrote the\n"
 	    "               region, for stack() and symbols (default: its -dbg\n"
@@ -67,6 +73,9 @@ cd_usage(FILE *f)
 	    "               the same kernel; else addresses)\n"
 	    "  --kallsyms FILE  a copy of /proc/kallsyms saved on the boot that\n"
 	    "               wrote the region (its own addresses: module symbols too)\n"
+	    "  --vmlinux FILE  that kernel's vmlinux with DWARF (the -dbg package's):\n"
+	    "               stack() frames get their source line, [fs/read_write.c:454];\n"
+	    "               also the symbol file unless --symbols or --kallsyms\n"
 	    "  --format=F   text (dtrace's, the default), json (JSON lines), perfetto\n"
 	    "               (Chrome trace events for ui.perfetto.dev) or html (a\n"
 	    "               self-contained report); consumer/kc_export.h has the schemas\n"
@@ -85,7 +94,7 @@ cd_parse_phys(const char *s, uint64_t *pa, FILE *err)
 	*pa = strtoull(s, &end, 0);
 	if (errno != 0 || end == s || *end != '\0' || *pa % CD_PAGE ||
 	    *pa == CD_NOADDR) {
-		fprintf(err, "%s: --phys %s: not a page-aligned physical address (e.g. 0x10000000)\n",
+		fprintf(err, "%s: --phys %s: not a page-aligned physical address (e.g. 0x10000000); see kdt-extract(1), OPTIONS\n",
 		    CD_PROG, s);
 		return 2;
 	}
@@ -108,18 +117,20 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 			ca->ca_quiet = 1;
 		else if (strcmp(argv[i], "--merge") == 0)
 			ca->ca_merge = 1;
+		else if (strcmp(argv[i], "--vars") == 0)
+			ca->ca_vars = 1;
 		else if (strncmp(argv[i], "--format", 8) == 0 &&
 		    (argv[i][8] == '=' || (argv[i][8] == '\0' && i + 1 < argc))) {
 			const char *f = argv[i][8] == '=' ? argv[i] + 9 :
 			    argv[++i];
 
 			if (kc_export_format(f, &ca->ca_format) != 0) {
-				fprintf(err, "%s: --format %s: unknown format (one of %s)\n",
+				fprintf(err, "%s: --format %s: unknown format (one of %s); see kdt-extract(1), OPTIONS\n",
 				    CD_PROG, f, KC_EXPORT_FORMATS);
 				return 2;
 			}
 		} else if (strcmp(argv[i], "--format") == 0) {
-			fprintf(err, "%s: --format needs a value: one of %s\n",
+			fprintf(err, "%s: --format needs a value: one of %s; see kdt-extract(1), OPTIONS\n",
 			    CD_PROG, KC_EXPORT_FORMATS);
 			return 2;
 		}
@@ -127,6 +138,10 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 			ca->ca_symbols = argv[++i];
 		else if (strncmp(argv[i], "--symbols=", 10) == 0)
 			ca->ca_symbols = argv[i] + 10;
+		else if (strcmp(argv[i], "--vmlinux") == 0 && i + 1 < argc)
+			ca->ca_vmlinux = argv[++i];
+		else if (strncmp(argv[i], "--vmlinux=", 10) == 0)
+			ca->ca_vmlinux = argv[i] + 10;
 		else if (strcmp(argv[i], "--kallsyms") == 0 && i + 1 < argc)
 			ca->ca_kallsyms = argv[++i];
 		else if (strncmp(argv[i], "--kallsyms=", 11) == 0)
@@ -142,13 +157,13 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 		} else if (ca->ca_dump == NULL)
 			ca->ca_dump = argv[i];
 		else {
-			fprintf(err, "%s: one DUMP expected, got %s and %s\n",
+			fprintf(err, "%s: one DUMP expected, got %s and %s; see kdt-extract(1), OPTIONS\n",
 			    CD_PROG, ca->ca_dump, argv[i]);
 			return 2;
 		}
 	}
 	if (ca->ca_symbols != NULL && ca->ca_kallsyms != NULL) {
-		fprintf(err, "%s: give --symbols or --kallsyms, not both\n",
+		fprintf(err, "%s: give --symbols or --kallsyms, not both; see kdt-extract(1), OPTIONS\n",
 		    CD_PROG);
 		return 2;
 	}
@@ -206,7 +221,7 @@ cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
 		return 1;
 	}
 	if (h.rh_size > s->cs_total) {
-		fprintf(err, "%s: %s: raw region image is truncated: its header says %llu bytes, the file has %llu\n",
+		fprintf(err, "%s: %s: raw region image is truncated: its header says %llu bytes, the file has %llu; see kdt-extract(1), DIAGNOSTICS\n",
 		    CD_PROG, s->cs_name, (unsigned long long)h.rh_size,
 		    (unsigned long long)s->cs_total);
 		return 1;
@@ -227,18 +242,65 @@ cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
 	return 0;
 }
 
+/*
+ * Several regions in one dump (a reserved region and live sessions, or
+ * several live sessions): each is printed after a line naming it --
+ * "region N of M", what wrote it and its id (rh_bootid: the boot's for
+ * a reserved region, the session's own for a live one), where it was --
+ * on the output in text format and on err otherwise, so JSON and
+ * Perfetto output stay parseable (man/kdt-extract.1).
+ */
+static void
+cd_region_label(const struct cd_region *rg, uint32_t i, uint32_t n,
+    const struct kc_opts *ko, FILE *out, FILE *err)
+{
+	const struct rgn_hdr *h = (const void *)rg->cg_img;
+	char id[33];
+	int k;
+
+	for (k = 0; k < 16; k++)
+		snprintf(id + 2 * k, 3, "%02x", h->rh_bootid[k]);
+	fprintf(ko->ko_format == KC_FORMAT_TEXT ? out : err,
+	    "%s== region %u of %u: %s, %s id %s, at phys 0x%llx ==\n",
+	    i > 0 && ko->ko_format == KC_FORMAT_TEXT ? "\n" : "", i + 1, n,
+	    h->rh_pl_off != 0 ? "live session" : (h->rh_flags & RGN_F_ANON) ?
+	    "anonymous enabling" : "reserved region",
+	    h->rh_pl_off != 0 ? "state" : "boot", id,
+	    (unsigned long long)rg->cg_pa);
+}
+
 int
 cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
     FILE *out, FILE *err)
 {
 	struct cd_region rg;
-	int rv;
+	uint64_t *pas;
+	uint32_t i, n, printed;
+	int rv, worst;
 
 	if (s->cs_raw && pa == CD_NOADDR)
 		rv = cd_raw_region(s, (ko->ko_flags & KC_F_QUIET) != 0, &rg,
 		    err);
-	else
+	else if (pa != CD_NOADDR)
 		rv = cd_find_region(s, pa, ko->ko_prog, &rg, err);
+	else {
+		if (cd_find_regions(s, ko->ko_prog, &pas, &n, err) != 0)
+			return 1;
+		for (i = 0, worst = 0, printed = 0; i < n; i++) {
+			if (cd_find_region(s, pas[i], ko->ko_prog, &rg,
+			    err) != 0) {
+				worst = 3;	/* the others are partial */
+				continue;
+			}
+			if (n > 1)
+				cd_region_label(&rg, i, n, ko, out, err);
+			rv = cd_print_region(s, &rg, ko, out, err);
+			worst = rv > worst ? rv : worst;
+			printed++;
+		}
+		free(pas);
+		return printed == 0 ? 1 : worst;
+	}
 	if (rv != 0)
 		return 1;
 	return cd_print_region(s, &rg, ko, out, err);
@@ -266,9 +328,17 @@ cd_print_region(struct cd_src *s, struct cd_region *rg,
 		if (failed)
 			fprintf(err, "%s: --kallsyms: %s\n", ko->ko_prog, why);
 	} else {
+		/* --vmlinux is the symbol file too unless --symbols */
 		syms = kc_sym_for_region(rg->cg_img, rg->cg_size,
-		    ko->ko_symbols, (ko->ko_flags & KC_F_QUIET) != 0,
+		    ko->ko_symbols != NULL ? ko->ko_symbols : ko->ko_vmlinux,
+		    (ko->ko_flags & KC_F_QUIET) != 0,
 		    ko->ko_prog, err, &failed);
+	}
+	if (!failed && kc_sym_lines_for_region(syms, rg->cg_img,
+	    rg->cg_size, ko->ko_vmlinux, (ko->ko_flags & KC_F_QUIET) != 0,
+	    ko->ko_prog, err) != 0) {
+		kc_sym_free(syms);
+		failed = 1;
 	}
 	if (failed) {
 		free(rg->cg_img);
@@ -277,6 +347,8 @@ cd_print_region(struct cd_src *s, struct cd_region *rg,
 	}
 	if (syms != NULL)
 		kc_sym_set_default(syms);
+	/* more CPUs than the region was sized for (kc.h) */
+	(void) kc_region_lowered(rg->cg_img, rg->cg_size, ko->ko_prog, err);
 	rv = kc_print_region_opts(rg->cg_img, rg->cg_size, rg->cg_pa, input,
 	    out, err, ko);
 	if (syms != NULL) {
@@ -304,10 +376,12 @@ cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 		return rv;
 	}
 	ko.ko_flags = (ca.ca_quiet ? KC_F_QUIET : 0) |
-	    (ca.ca_merge ? KC_F_MERGE : 0) | KC_F_PARTIAL;
+	    (ca.ca_merge ? KC_F_MERGE : 0) | (ca.ca_vars ? KC_F_VARS : 0) |
+	    KC_F_PARTIAL;
 	ko.ko_format = ca.ca_format;
 	ko.ko_symbols = ca.ca_symbols;
 	ko.ko_kallsyms = ca.ca_kallsyms;
+	ko.ko_vmlinux = ca.ca_vmlinux;
 	if (stat(ca.ca_dump, &st) == 0 && S_ISDIR(st.st_mode))
 		return cd_dir_extract(ca.ca_dump, ca.ca_phys, &ko, out, err);
 	if (cd_open(ca.ca_dump, CD_PROG, &s, err) != 0)

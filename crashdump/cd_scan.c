@@ -14,6 +14,16 @@
  * a hole is rejected naming the missing physical range and, from the
  * source's cs_hole, why it is missing (e.g. excluded from a kdump).
  * Called by cd_extract_main() (cd_extract.c).
+ *
+ * A live session's region is vmalloc'd: its header page is found the
+ * same way, but the other pages are wherever the kernel put them.  Such
+ * a header has rh_pl_off set and the region is reassembled through its
+ * page list (rgn.h, rgn_pagelist_assemble(), which checks every entry
+ * before it is followed); a copy of such a header elsewhere (the live
+ * consumer's mirror of the region) names another rh_phys and is skipped
+ * before its list is looked at.  Several sessions may have been running:
+ * cd_find_regions() scans the whole source and returns where every valid
+ * region is, and the caller reads and prints them one at a time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +41,11 @@ struct cd_scan {
 	char		sc_why[512];	/* the first rejected candidate */
 	uint64_t	sc_done;	/* bytes scanned, for progress */
 	int		sc_progress;
+	/* collecting every region (cd_find_regions) rather than the first */
+	int		sc_all;
+	uint64_t	*sc_pas;	/* headers of the valid regions */
+	uint32_t	sc_npas;
+	uint32_t	sc_plbad;	/* live regions whose page list failed */
 };
 
 static void
@@ -89,6 +104,53 @@ cd_check_backed(struct cd_scan *sc, uint64_t pa, uint64_t size,
 	return 1;
 }
 
+/* ---- page list (rgn.h): a live session's vmalloc'd region ---- */
+
+/* rgn_pl_read_fn over the dump: -ENXIO for a page it does not hold. */
+static int
+cd_pl_read(void *arg, uint64_t pa, void *buf, uint64_t n)
+{
+	uint64_t miss;
+
+	return cd_read_phys(arg, pa, buf, n, &miss);
+}
+
+/*
+ * The region whose page 0 at pa carries a page list: reassemble it into
+ * img (rh_size bytes) through the list, which rgn_pagelist_assemble()
+ * checks entry by entry.  0, or 1 with the reason kept.
+ */
+static int
+cd_try_pagelist(struct cd_scan *sc, uint64_t pa, uint8_t *img)
+{
+	struct kdt_err ke;
+	uint8_t *page0 = malloc(CD_PAGE);
+	uint64_t miss;
+	int rv, hole;
+
+	if (page0 == NULL || cd_read_phys(sc->sc_src, pa, page0, CD_PAGE,
+	    &miss) != 0) {
+		cd_why(sc, 1, "region header page at phys 0x%llx does not read whole",
+		    (unsigned long long)pa);
+		free(page0);
+		return 1;
+	}
+	rv = rgn_pagelist_assemble(page0, pa, cd_pl_read, sc->sc_src, img,
+	    &ke);
+	free(page0);
+	if (rv != 0) {
+		/* a listed page the dump lacks: say why, as for a hole */
+		hole = ke.ke_errno == ENODATA && sc->sc_src->cs_hole != NULL;
+		sc->sc_plbad++;
+		cd_why(sc, 1, "live region at phys 0x%llx: %s%s%s%s",
+		    (unsigned long long)pa, ke.ke_msg, hole ? " (" : "",
+		    hole ? sc->sc_src->cs_hole : "", hole ? ")" : "");
+		return 1;
+	}
+	return 0;
+}
+/* ---- page list (end) ---- */
+
 /*
  * Read and validate the region whose header is at pa.  0 with rg filled;
  * 1 when it is not usable (the reason is kept in sc_why).
@@ -119,8 +181,17 @@ cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
 		    CD_PAGE, CD_REGION_MAX);
 		return 1;
 	}
+	if (rgn_pagelist_present(&h) && h.rh_phys != pa) {
+		/* a copy of a live header (the consumer's mirror): rule 7 */
+		cd_why(sc, 0, "region header at phys 0x%llx says phys 0x%llx (a copy)",
+		    (unsigned long long)pa, (unsigned long long)h.rh_phys);
+		return 1;
+	}
 	img = malloc(h.rh_size);
-	if (img == NULL || cd_check_backed(sc, pa, h.rh_size, img) != 0)
+	if (img == NULL)
+		goto reject;
+	if (rgn_pagelist_present(&h) ? cd_try_pagelist(sc, pa, img) != 0 :
+	    cd_check_backed(sc, pa, h.rh_size, img) != 0)
 		goto reject;
 	if (rgn_open(&v, img, h.rh_size, pa, &ke) != 0) {
 		cd_why(sc, strcmp(ke.ke_tag, "RGN_PHYS") != 0,
@@ -152,6 +223,28 @@ cd_progress(struct cd_scan *sc, int last)
 	fflush(sc->sc_err);
 }
 
+/*
+ * A valid region was read into rg: 0 to stop at it, or, when collecting
+ * every region, 1 to go on after noting where it is (its image is freed:
+ * the caller reads the regions again one at a time, bounding memory).
+ */
+static int
+cd_found(struct cd_scan *sc, struct cd_region *rg)
+{
+	uint64_t *n;
+
+	if (!sc->sc_all)
+		return 0;
+	n = realloc(sc->sc_pas, (sc->sc_npas + 1) * sizeof (*n));
+	if (n != NULL) {
+		sc->sc_pas = n;
+		sc->sc_pas[sc->sc_npas++] = rg->cg_pa;
+	}
+	free(rg->cg_img);
+	memset(rg, 0, sizeof (*rg));
+	return 1;
+}
+
 /* Scan one chunk at pa (page-aligned) of n bytes held in buf. */
 static int
 cd_scan_chunk(struct cd_scan *sc, const uint8_t *buf, uint64_t pa,
@@ -163,7 +256,7 @@ cd_scan_chunk(struct cd_scan *sc, const uint8_t *buf, uint64_t pa,
 		if (!rgn_probe_hdr(buf + o, n - o < CD_PAGE ? n - o :
 		    CD_PAGE))
 			continue;
-		if (cd_try(sc, pa + o, rg) == 0)
+		if (cd_try(sc, pa + o, rg) == 0 && cd_found(sc, rg) == 0)
 			return 0;
 	}
 	return 1;
@@ -193,7 +286,7 @@ cd_scan_pages(struct cd_scan *sc, uint8_t *buf, uint64_t pa, uint64_t n,
 			continue;
 		}
 		if (rgn_probe_hdr(buf, sizeof (struct rgn_hdr)) &&
-		    cd_try(sc, pa + o, rg) == 0)
+		    cd_try(sc, pa + o, rg) == 0 && cd_found(sc, rg) == 0)
 			return 0;
 	}
 	return 1;
@@ -257,9 +350,47 @@ cd_find_region(struct cd_src *s, uint64_t pa, const char *prog,
 	    cd_scan_all(&sc, rg) == 0)
 		return 0;
 	if (sc.sc_why[0] != '\0')
-		fprintf(err, "%s: %s: %s\n", prog, s->cs_name, sc.sc_why);
+		fprintf(err, "%s: %s: %s; see kdt-extract(1), DIAGNOSTICS\n", prog, s->cs_name, sc.sc_why);
 	else
-		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?)\n",
+		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n",
+		    prog, s->cs_name, (unsigned long long)(s->cs_total >> 20));
+	return 1;
+}
+
+/*
+ * Every region in the source: a reserved one and each live session's
+ * (several consumers may have been running).  0 with *pas (malloc'd,
+ * ascending physical addresses) and *n >= 1, or 1 after printing why
+ * none was found.
+ */
+int
+cd_find_regions(struct cd_src *s, const char *prog, uint64_t **pas,
+    uint32_t *n, FILE *err)
+{
+	struct cd_region rg;
+	struct cd_scan sc;
+
+	memset(&sc, 0, sizeof (sc));
+	memset(&rg, 0, sizeof (rg));
+	sc.sc_src = s;
+	sc.sc_prog = prog;
+	sc.sc_err = err;
+	sc.sc_all = 1;
+	cd_scan_all(&sc, &rg);
+	if (sc.sc_npas > 0) {
+		if (sc.sc_plbad > 0)	/* found some, but not every one */
+			fprintf(err, "%s: %s: %u live region%s not read: %s\n",
+			    prog, s->cs_name, sc.sc_plbad,
+			    sc.sc_plbad == 1 ? "" : "s", sc.sc_why);
+		*pas = sc.sc_pas;
+		*n = sc.sc_npas;
+		return 0;
+	}
+	free(sc.sc_pas);
+	if (sc.sc_why[0] != '\0')
+		fprintf(err, "%s: %s: %s; see kdt-extract(1), DIAGNOSTICS\n", prog, s->cs_name, sc.sc_why);
+	else
+		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n",
 		    prog, s->cs_name, (unsigned long long)(s->cs_total >> 20));
 	return 1;
 }

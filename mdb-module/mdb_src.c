@@ -10,7 +10,9 @@
  * answer is -ENXIO (cd.h), which the locator turns into a page-by-page
  * rescan or a message naming the hole.
  * The command itself is cd_extract_src() over that source -- the code
- * kdt-extract runs after opening its file.  kdt.c (the crash glue) calls
+ * kdt-extract runs after opening its file, so a live session's scattered
+ * region is put together through its page list (rgn.h) with readmem()
+ * of each listed physical page, and several sessions are each printed.  kdt.c (the crash glue) calls
  * mdb_main(); tests/unit/test_mdb.c calls it with a fake reader.
  */
 #include <errno.h>
@@ -172,6 +174,9 @@ mdb_parse(int argc, char **argv, const char *prog, struct mdb_args *ma,
 		else if (strcmp(argv[i], "-m") == 0 ||
 		    strcmp(argv[i], "--merge") == 0)
 			ma->ma_flags |= KC_F_MERGE;
+		else if (strcmp(argv[i], "-v") == 0 ||
+		    strcmp(argv[i], "--vars") == 0)
+			ma->ma_flags |= KC_F_VARS;	/* kdt-extract --vars */
 		else if ((strcmp(argv[i], "-p") == 0 ||
 		    strcmp(argv[i], "--phys") == 0) && i + 1 < argc) {
 			if (mdb_parse_phys(prog, argv[++i], &ma->ma_phys,

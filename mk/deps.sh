@@ -23,7 +23,9 @@ pkgs=(
 	time	# /usr/bin/time -f %M: peak memory in bench/run-compile and bench/run-extract
 	chromium	# headless render of kdt-extract --format=html (tests/vm/scenarios/tst.export-html.sh)
 	debhelper dh-dkms dkms mandoc bash-completion	# make deb (debian/), tst.pkg-*: mandoc -T lint for man/, completion
+	libdwarf-dev	# consumer/kc_sym.c: source lines of stack frames (kdt-extract --vmlinux)
 	gdb	# bench/probe-cost/step-profile: single-steps a probe firing through QEMU's gdbstub
+	strace	# tst.limits-anon-kill: SIGKILLs kdt -A at each write/rename/wait4 (strace -e inject)
 )
 
 missing=()

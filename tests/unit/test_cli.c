@@ -149,15 +149,15 @@ START_TEST(test_kdt_list_usage_and_device)
 	struct t_run r;
 
 	T_RUN(&r, T_KDT, "-l", "-A", "-o", "/tmp/x");
-	t_expect(&r, 2, "kdt: only one of the -A, -a and -l options can be given\n");
+	t_expect(&r, 2, "kdt: only one of the -A, -a and -l options can be given; see kdt(1), OPTIONS\n");
 	T_RUN(&r, T_KDT, "-l", "-s", "x.d", "-n", "BEGIN");
-	t_expect(&r, 2, "kdt: give the program either with -s or with -n, -P, -m, -f, not both\n");
+	t_expect(&r, 2, "kdt: give the program either with -s or with -n, -P, -m, -f, not both; see kdt(1), OPTIONS\n");
 	if (access("/dev/kdt", F_OK) == 0)
 		return;		/* kdt.ko is loaded here: tests/vm has the rest */
 	T_RUN(&r, T_KDT, "-l");
-	t_expect(&r, 1, "kdt: /dev/kdt: kdt.ko is not loaded\n");
+	t_expect(&r, 1, "kdt: /dev/kdt: kdt.ko is not loaded; see kdt(1), DEVICE ACCESS\n");
 	T_RUN(&r, T_KDT, "-l", "-n", "syscall::read:entry");
-	t_expect(&r, 1, "kdt: /dev/kdt: kdt.ko is not loaded\n");
+	t_expect(&r, 1, "kdt: /dev/kdt: kdt.ko is not loaded; see kdt(1), DEVICE ACCESS\n");
 	T_RUN(&r, T_KDT, "-n", "syscall::read:entry { trace(1); }");
 	t_expect(&r, 1, "kdt: probe description syscall::read:entry needs kdt.ko, which is not loaded (no /dev/kdt)\n");
 	T_RUN(&r, T_KDT, "-x", "engine=kernel", "-n", "BEGIN");

@@ -545,7 +545,7 @@ START_TEST(test_unknown_format_is_a_usage_error)
 	ck_assert_int_eq(cd_extract_main(3, argv, out, err), 2);
 	fclose(out);
 	fclose(err);
-	ck_assert_str_eq(msg, "kdt-extract: --format svg: unknown format (one of text|json|perfetto|html)\n");
+	ck_assert_str_eq(msg, "kdt-extract: --format svg: unknown format (one of text|json|perfetto|html); see kdt-extract(1), OPTIONS\n");
 	free(msg);
 }
 END_TEST

@@ -185,7 +185,7 @@ START_TEST(test_no_region)
 	char out[4096], err[4096], want[512];
 
 	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 1);
-	snprintf(want, sizeof (want), "kdt-extract: %s: no kdt region found in 1 MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?)\n",
+	snprintf(want, sizeof (want), "kdt-extract: %s: no kdt region found in 1 MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n",
 	    path);
 	ck_assert_str_eq(err, want);
 	ck_assert_str_eq(out, "");

@@ -295,7 +295,7 @@ START_TEST(test_vmcore_without_region)
 	ck_assert_int_eq(t_run(out, err, NULL), 1);
 	ck_assert_str_eq(out, "");
 	t_has(err, "kdt-extract: %s/dump.202611211003: no kdt region found in 1 MiB of physical memory");
-	t_has(err, "kdt-extract: %s: no kdt region: dump.202611211003 does not hold it and there is no %s/kdt-region.img, where kdt's kdump hook (/usr/lib/kdt/kdt-kdump-save, installed by kdt -A) copies the crashed kernel's region; kexec leaves a memmap= region out of /proc/vmcore, so only that copy holds the trace\n");
+	t_has(err, "kdt-extract: %s: no kdt region: dump.202611211003 does not hold it and there is no %s/kdt-region.img, where kdt's kdump hook (/usr/lib/kdt/kdt-kdump-save, installed by kdt -A) copies the crashed kernel's region; kexec leaves a memmap= region out of /proc/vmcore, so only that copy holds the trace; see kdt-extract(1), DIAGNOSTICS\n");
 	t_has(err, "kdt-extract: %s: kdt-region.img.incomplete is the hook's unfinished copy (the capture kernel stopped while writing it): not used\n");
 	t_rmdir();
 }
@@ -329,7 +329,7 @@ START_TEST(test_image_only_and_bad_image)
 		ck_assert_int_eq(truncate(p, KT_RSIZE / 2), 0);
 	}
 	ck_assert_int_eq(t_run(out, err, NULL), 1);
-	t_has(err, "raw region image is truncated: its header says 65536 bytes, the file has 32768\n");
+	t_has(err, "raw region image is truncated: its header says 65536 bytes, the file has 32768; see kdt-extract(1), DIAGNOSTICS\n");
 	t_rmdir();
 }
 END_TEST

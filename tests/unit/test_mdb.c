@@ -278,7 +278,7 @@ START_TEST(test_same_messages)
 	t_same(&mem, NULL, NULL);
 	t_kdt(&mem, "dump", "kdt", NULL, &r);
 	ck_assert_int_eq(r.tr_rv, 1);
-	ck_assert_str_eq(r.tr_err, "kdt: dump: no kdt region found in 1 MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?)\n");
+	ck_assert_str_eq(r.tr_err, "kdt: dump: no kdt region found in 1 MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n");
 	ck_assert_str_eq(r.tr_out, "");
 	t_mem_fini(&mem);
 	free(rg);
@@ -297,13 +297,13 @@ START_TEST(test_hole_in_region)
 	mem.tm_hole = T_RPHYS + 0x8000;
 	t_kdt(&mem, "dump", "kdt", NULL, &r);
 	ck_assert_int_eq(r.tr_rv, 1);
-	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000-0x10010000 is not entirely in the dump: phys 0x10008000-0x10009000 is missing (crash cannot read it from the dump)\n");
+	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000-0x10010000 is not entirely in the dump: phys 0x10008000-0x10009000 is missing (crash cannot read it from the dump); see kdt-extract(1), DIAGNOSTICS\n");
 	t_kdt(&mem, "dump", "kdt", p, &r);
-	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000-0x10010000 is not entirely in the dump: phys 0x10008000-0x10009000 is missing (crash cannot read it from the dump)\n");
+	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000-0x10010000 is not entirely in the dump: phys 0x10008000-0x10009000 is missing (crash cannot read it from the dump); see kdt-extract(1), DIAGNOSTICS\n");
 	/* a missing header page */
 	mem.tm_hole = T_RPHYS;
 	t_kdt(&mem, "dump", "kdt", p, &r);
-	ck_assert_str_eq(r.tr_err, "kdt: dump: no region header at phys 0x10000000: phys 0x10000000 is not in the dump\n");
+	ck_assert_str_eq(r.tr_err, "kdt: dump: no region header at phys 0x10000000: phys 0x10000000 is not in the dump; see kdt-extract(1), DIAGNOSTICS\n");
 	/* a hole in low memory only costs a page-by-page rescan */
 	mem.tm_hole = 0x3000;
 	t_kdt(&mem, "dump", "kdt", NULL, &r);
@@ -315,7 +315,7 @@ START_TEST(test_hole_in_region)
 	mem.tm_hole = 0x3000;
 	t_kdt(&mem, "dump", "kdt", NULL, &r);
 	ck_assert_int_eq(r.tr_rv, 1);
-	ck_assert_str_eq(r.tr_err, "kdt: dump: no kdt region found in 1 MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?)\n");
+	ck_assert_str_eq(r.tr_err, "kdt: dump: no kdt region found in 1 MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n");
 	t_mem_fini(&mem);
 	free(rg);
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+#
+# tst.extract-modsyms: addresses inside a loadable module resolve in a
+# dead kernel's trace from the region alone (rgn.h, "module table"), with
+# no System.map, vmlinux or kallsyms of the crashed boot.  An anonymous
+# enabling probes a function of null_blk, a module the guest loads only
+# after kdt.ko set the region up (so kdt.ko's module notifier records
+# it; BEGIN keeps the enabling, which matches nothing else at boot, from
+# being dropped).  null_blk's partition scan, which its module init starts
+# (null_add_dev -> add_disk -> ... -> null_handle_cmd), and a dd from
+# /dev/nullb0 fire it.  The guest saves its /proc/kallsyms and panics; on
+# the QMP dump kdt-extract, given no symbol file, must print the stacks'
+# module frames -- the probe site null_blk`null_handle_cmd+0x1, the
+# return address null_blk`null_add_dev+0xoff below a run of core-kernel
+# frames, and null_blk`null_init+0xoff in the module's init text, which
+# the kernel freed long before the panic -- with no complaint about the
+# table; the very
+# same null_blk frames must come out of --kallsyms with the guest's own
+# kallsyms (the truth).  Then with --vmlinux (the -dbg package's vmlinux)
+# every core-kernel frame must carry its source line, [FILE:LINE], equal
+# to what binutils' addr2line says for that frame, and the module frames
+# must be unchanged.
+#
+. "$(dirname "$0")/../lib.sh"
+
+kv_need_all
+work=$(mktemp -d "$KV_TOP/build/vm-modsyms.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+cat > "$work/mod.d" <<'D'
+#pragma D option quiet
+BEGIN
+{
+	printf("begin\n");
+}
+
+fbt:null_blk:null_handle_cmd:entry
+{
+	printf("%s\n", probefunc);
+	stack();
+}
+D
+"$KV_VM" --script "$work/mod.d" --modules null_blk \
+    --run 'modprobe null_blk; dd if=/dev/nullb0 of=/dev/null bs=4096 count=4 2>/dev/null; grep -E "\[(null_blk|kdt)\]" /proc/kallsyms > /dev/ttyS1' \
+    --guest-out "$work/kallsyms" --panic --dump "$work/dump.elf" \
+    --serial-log "$work/serial.log" --workdir "$work/vm" --quiet ||
+    { tail -30 "$work/serial.log"; kv_fail "boot failed"; }
+grep -q 'null_handle_cmd.*\[null_blk\]' "$work/kallsyms" ||
+    kv_fail "the guest's kallsyms has no null_blk symbols"
+
+# no --symbols and no --kallsyms: the module names come from the region
+"$KV_EXTRACT" "$work/dump.elf" > "$work/reg.out" 2> "$work/reg.err" ||
+    { cat "$work/reg.err"; kv_fail "kdt-extract failed"; }
+echo "--- region only:"
+cat "$work/reg.err"
+head -40 "$work/reg.out"
+grep -q "module table" "$work/reg.err" &&
+    kv_fail "the module table had problems (above)"
+grep -Eq '^ +null_blk`null_handle_cmd\+0x1$' "$work/reg.out" ||
+    kv_fail "no null_blk\`null_handle_cmd+0x1 frame (the probe site)"
+grep -Eq '^ +null_blk`null_add_dev\+0x[0-9a-f]+$' "$work/reg.out" ||
+    kv_fail "no null_blk\`null_add_dev+0xoff frame (a return address)"
+grep -Eq '^ +null_blk`null_init\+0x[0-9a-f]+$' "$work/reg.out" ||
+    kv_fail "no null_blk\`null_init+0xoff frame (init text)"
+
+# the truth: the crashed boot's own kallsyms names the same module frames
+"$KV_EXTRACT" --kallsyms "$work/kallsyms" "$work/dump.elf" \
+    > "$work/ks.out" 2> "$work/ks.err" ||
+    { cat "$work/ks.err"; kv_fail "kdt-extract --kallsyms failed"; }
+grep -o 'null_blk`[^ ]*' "$work/reg.out" > "$work/reg.mod"
+grep -o 'null_blk`[^ ]*' "$work/ks.out" > "$work/ks.mod"
+[ -s "$work/reg.mod" ] || kv_fail "no null_blk frames at all"
+diff "$work/ks.mod" "$work/reg.mod" ||
+    kv_fail "module frames from the region differ from the guest's kallsyms"
+echo "$(wc -l < "$work/reg.mod") null_blk names agree with the guest's kallsyms"
+
+# --vmlinux: the -dbg package's vmlinux (mk/kernel-dbg.sh, as
+# tst.extract-symbols uses) names the core frames and gives each its
+# source line through libdwarf; addr2line on the same file is the oracle
+# for every one (the line of the call: the return address - 1)
+bash "$KV_TOP/mk/kernel-dbg.sh" "$KV_TOP/build/kernel-dbg" ||
+    kv_fail "no vmlinux with DWARF: mk/kernel-dbg.sh failed (above)"
+vmlinux="$KV_TOP/build/kernel-dbg/vmlinux"
+"$KV_EXTRACT" --vmlinux "$vmlinux" "$work/dump.elf" > "$work/dw.out" \
+    2> "$work/dw.err" || { cat "$work/dw.err"; kv_fail "kdt-extract --vmlinux failed"; }
+echo "--- --vmlinux:"
+cat "$work/dw.err"
+head -24 "$work/dw.out"
+grep -q "source lines of kernel frames from $vmlinux (DWARF)" "$work/dw.err" ||
+    kv_fail "kdt-extract does not say where the source lines came from"
+grep -o 'null_blk`[^ ]*' "$work/dw.out" | diff "$work/reg.mod" - ||
+    kv_fail "--vmlinux changed the module frames"
+nm "$vmlinux" > "$work/vmlinux.nm" || kv_fail "nm $vmlinux failed"
+python3 - "$work/dw.out" "$work/vmlinux.nm" "$vmlinux" <<'PY' ||
+import re, subprocess, sys
+out, nmfile, vmlinux = sys.argv[1:]
+addr = {}
+for l in open(nmfile):
+    f = l.split()
+    if len(f) == 3 and f[1] in "tTW":
+        addr.setdefault(f[2], int(f[0], 16))
+text = open(out).read()
+frames = sorted(set(re.findall(
+    r"^ +vmlinux`([\w.]+)\+0x([0-9a-f]+) \[([^]]+)\]$", text, re.M)))
+plain = re.findall(r"^ +vmlinux`\S+$", text, re.M)
+if len(frames) < 5:
+    sys.exit("FAIL: only %d core frames with a source line" % len(frames))
+if plain:
+    sys.exit("FAIL: core frames without a source line: %s" % plain[:3])
+pcs = ["0x%x" % (addr[f] + int(o, 16) - 1) for f, o, _ in frames]
+want = subprocess.run(["addr2line", "-e", vmlinux] + pcs,
+                      capture_output=True, text=True,
+                      check=True).stdout.splitlines()
+for (f, o, got), w in zip(frames, want):
+    w = re.sub(r" \(discriminator \d+\)$", "", w)
+    if not (w == got or w.endswith("/" + got)):
+        sys.exit("FAIL: %s+0x%s: kdt-extract [%s], addr2line %s"
+                 % (f, o, got, w))
+print("%d core frames: source lines agree with addr2line" % len(frames))
+PY
+    kv_fail "source lines (above)"
+echo "PASS"
