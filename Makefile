@@ -227,8 +227,10 @@ $(B)/mb2/kdt-mb2.elf: $(MB2_OBJ) tests/vm/mb2/link.ld
 		--gc-sections -T tests/vm/mb2/link.ld -o $@ $(MB2_OBJ)
 
 # kdt.ko: kbuild wants the sources in one directory, so build/kmod holds
-# symlinks to kmod/ and common/ -- the very same .c files userspace builds.
-KMOD_SRC	:= $(wildcard kmod/*.c kmod/*.h kmod/Kbuild common/*.c common/*.h)
+# symlinks to kmod/ (kmod/compat/ too, flat) and common/ -- the very same
+# .c files userspace builds.
+KMOD_SRC	:= $(wildcard kmod/*.c kmod/*.h kmod/compat/*.h kmod/Kbuild \
+		   common/*.c common/*.h)
 kmod: $(B)/kmod/kdt.ko
 $(B)/kmod/kdt.ko: $(KMOD_SRC)
 	@test -d $(KDIR) || { echo "kdt: kernel headers $(KDIR) missing; run 'make deps'" >&2; exit 1; }

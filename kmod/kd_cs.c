@@ -459,6 +459,83 @@ kd_resize_manual(const struct dof_enabling *den)
 	    KD_BUFRESIZE_MANUAL;
 }
 
+/* ---- page list (rgn.h): finding a live region in a crash dump ---- */
+
+/*
+ * The 4 KiB frame number (rgn.h's RGN_PAGE, whatever the kernel's page
+ * size) of the vmalloc'd byte at "va".
+ */
+static uint64_t
+kd_pl_pfn(const void *va)
+{
+	return (((uint64_t)page_to_pfn(vmalloc_to_page(va)) << PAGE_SHIFT) +
+	    offset_in_page(va)) / RGN_PAGE;
+}
+
+/*
+ * Table pages to allocate past the region's "size" bytes for its page
+ * list: enough for the region and, under switch, spare buffers no larger
+ * than the region (they are ncpu strides of it), or 0 when the list
+ * would not fit the directory in page 0 (then there is no page list).
+ */
+static uint32_t
+kd_pl_tblmax(uint64_t size, int sw)
+{
+	const uint32_t off = (sizeof (struct rgn_hdr) + 63) & ~63u;
+
+	return rgn_pagelist_tblpages(size / RGN_PAGE,
+	    sw ? size / RGN_PAGE : 0, off);
+}
+
+/*
+ * Write the page list of the live region just allocated (cs_region of
+ * cs_rgnsize bytes, its "tblmax" table pages right after it, and under
+ * switch the spare buffers cs_bmem): every page's frame number, so
+ * kdt-extract finds the region in a kdump vmcore or a QEMU dump and puts
+ * it back together (rgn.h, "Page list").  The PFNs do not change while
+ * the state lives: vmalloc'd pages are not moved.  Without room for a
+ * list the state works as before and only the dump reader misses it.
+ */
+static void
+kd_pagelist(struct kd_cstate *cs, uint32_t tblmax)
+{
+	const struct rgn_hdr *h = cs->cs_region;
+	uint64_t npages = cs->cs_rgnsize / RGN_PAGE, nspare = 0, i;
+	uint64_t *tbl = (uint64_t *)((uint8_t *)cs->cs_region +
+	    cs->cs_rgnsize);
+	uint64_t *tblpfn;
+	struct kdt_err err;
+	uint32_t ntbl, k;
+
+	if (cs->cs_bmem != NULL)
+		nspare = (uint64_t)cs->cs_ncpu * h->rh_cpu_stride / RGN_PAGE;
+	ntbl = rgn_pagelist_tblpages(npages, nspare,
+	    (h->rh_hdrsize + 63) & ~63u);
+	if (ntbl == 0 || ntbl > tblmax) {
+		pr_info("kdt: region of %llu bytes is too large for a page list: a crash dump reader will not find this session's buffers\n",
+		    cs->cs_rgnsize);
+		return;
+	}
+	for (i = 0; i < npages; i++)
+		tbl[i] = kd_pl_pfn((uint8_t *)cs->cs_region + i * RGN_PAGE);
+	for (i = 0; i < nspare; i++)
+		tbl[npages + i] = kd_pl_pfn((uint8_t *)cs->cs_bmem +
+		    i * RGN_PAGE);
+	tblpfn = kmalloc_array(ntbl, sizeof (*tblpfn), GFP_KERNEL |
+	    __GFP_NOWARN);
+	if (tblpfn == NULL) {
+		pr_info("kdt: no memory for the region's page list directory: a crash dump reader will not find this session's buffers\n");
+		return;
+	}
+	for (k = 0; k < ntbl; k++)
+		tblpfn[k] = kd_pl_pfn((uint8_t *)tbl + (uint64_t)k * RGN_PAGE);
+	if (rgn_pagelist_init(cs->cs_region, tbl, nspare, tblpfn, ntbl,
+	    &err) != 0)
+		pr_info("kdt: no page list for the region: %s\n", err.ke_msg);
+	kfree(tblpfn);
+}
+/* ---- page list (end) ---- */
+
 /*
  * A live state's region for "bufsize" bytes per CPU, and under switch
  * policy the spare principal buffers too (cs_bmem: both or neither, as
@@ -479,6 +556,7 @@ kd_region_alloc(struct kd_cstate *cs, struct rgn_params *p, uint64_t bufsize)
 	struct kdt_err err;
 	uint64_t size, spare;
 	void *region;
+	uint32_t tblmax;
 	int rv, lowered;
 
 	for (lowered = 0;; bufsize /= 2, lowered = 1) {
@@ -499,7 +577,8 @@ kd_region_alloc(struct kd_cstate *cs, struct rgn_params *p, uint64_t bufsize)
 				    size, bufsize, cs->cs_ncpu, limit);
 			return -E2BIG;
 		}
-		region = kd_vzalloc(size);
+		tblmax = kd_pl_tblmax(size, sw);
+		region = kd_vzalloc(size + (uint64_t)tblmax * RGN_PAGE);
 		if (region == NULL) {
 			if (!manual)
 				continue;
@@ -536,8 +615,99 @@ kd_region_alloc(struct kd_cstate *cs, struct rgn_params *p, uint64_t bufsize)
 	cs->cs_rgnsize = size;
 	cs->cs_rgn_owned = 1;
 	cs->cs_rgn_init = 1;
+	kd_pagelist(cs, tblmax);
 	return 0;
 }
+
+/*
+ * ---- speculations and variables in the region (rgn.h; begin) ----
+ * A region-backed state (anonymous, or live with -x region: the
+ * reserved region survives a panic) keeps its speculation buffers and
+ * its variable state in the region, so kdt-extract can show uncommitted
+ * speculations and, with --vars, the variables.  The sizes are the ones
+ * ecb_create() would allocate (ecb_params_init); a program that never
+ * speculates gets no speculation area.
+ */
+static int
+kd_rgn_backed(const struct kd_cstate *cs)
+{
+	return cs->cs_anon || cs->cs_inregion;
+}
+
+static int
+kd_speculates(const struct dof_enabling *den)
+{
+	uint32_t e, a;
+
+	for (e = 0; e < den->den_necbs; e++)
+		for (a = 0; a < den->den_ecbs[e].le_nacts; a++)
+			if (den->den_ecbs[e].le_acts[a].la_kind ==
+			    DTRACEACT_SPECULATE)
+				return 1;
+	return 0;
+}
+
+static void
+kd_specvar_sizes(const struct kd_cstate *cs, uint64_t *spec, uint64_t *var)
+{
+	struct ecb_params ep;
+
+	*spec = *var = 0;
+	if (!kd_rgn_backed(cs))
+		return;
+	ecb_params_init(&ep, cs->cs_den, cs->cs_ncpu);
+	if (kd_speculates(cs->cs_den))
+		*spec = spec_area_size(ep.ep_nspec, cs->cs_ncpu,
+		    ep.ep_specsize);
+	*var = dif_vstate_size(cs->cs_den, ep.ep_dynvarsize);
+}
+
+/*
+ * After ecb_create(): move the runner's speculations and variable state
+ * into the region's areas (setup context, before any probe fires).  The
+ * kernel-memory copies ecb_create() made are given back.
+ */
+static int
+kd_specvar_place(struct kd_cstate *cs, const struct ecb_params *p)
+{
+	struct ecb_state *es = cs->cs_es;
+	struct spec_state *ss;
+	struct kdt_err err;
+	uint64_t len, dynoff;
+	void *area;
+	int rv;
+
+	if (!kd_rgn_backed(cs))
+		return 0;
+	area = rgn_spec_area(cs->cs_region, &len);
+	if (area != NULL) {
+		rv = spec_create_in(&ss, p->ep_nspec, cs->cs_ncpu,
+		    p->ep_specsize, area, len, &err);
+		if (rv != 0) {
+			kd_cs_msg(cs, "%s (region speculation area)",
+			    err.ke_msg);
+			return rv;
+		}
+		spec_destroy(es->es_spec);
+		es->es_spec = ss;
+	}
+	area = rgn_var_area(cs->cs_region, &len);
+	if (area != NULL) {
+		rv = dif_vstate_init(&es->es_vstate, area, len, cs->cs_den,
+		    &err);
+		if (rv != 0) {
+			kd_cs_msg(cs, "%s (region variable area)", err.ke_msg);
+			return rv;
+		}
+		kenv_free(es->es_varea);
+		es->es_varea = NULL;
+		dynoff = dif_vstate_dynoff(&es->es_vstate);
+		if (dynoff != 0)
+			rgn_set_dvar(cs->cs_region, dynoff, len - dynoff);
+	}
+	return 0;
+}
+/* ---- speculations and variables in the region (end) ---- */
 
 static int
 kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
@@ -559,16 +729,23 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 	if (cs->cs_anon && den->den_naggs != 0)
 		p.rp_aggsize = kd_opt(den, DTRACEOPT_AGGSIZE,
 		    KD_AGGSIZE_DEFAULT);
+	/* So do a region-backed state's speculations and variables. */
+	kd_specvar_sizes(cs, &p.rp_specarea, &p.rp_vararea);
 	p.rp_kaslr = kd_ksym_kaslr();
 	p.rp_created = ktime_get_real_ns();
 	get_random_bytes(p.rp_bootid, sizeof (p.rp_bootid));
 	p.rp_release = init_uts_ns.name.release;
 	p.rp_dof = den->den_dof;
 	p.rp_dofsz = den->den_dofsz;
+	/* the modules loaded now and room for later ones (kd_modtab.c) */
+	p.rp_modsize = kd_modtab_size(region == NULL ? 0 : size);
+	if (region != NULL)
+		p.rp_modsize = kd_modtab_fit(&p, size, bufsize);
 	if (region == NULL) {
 		rv = kd_region_alloc(cs, &p, bufsize);
 		if (rv != 0)
 			return rv;
+		kd_modtab_fill(cs);
 		return kd_publish(cs, 0, 0);
 	}
 	cs->cs_region = region;
@@ -579,6 +756,7 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 		return rv;
 	}
 	cs->cs_rgn_init = 1;
+	kd_modtab_fill(cs);
 	return kd_publish(cs, 0, 0);
 }
 
@@ -692,6 +870,14 @@ kd_runner(struct kd_cstate *cs)
 		rv = ecb_create(den, &p, &cs->cs_es, &err);
 		if (rv == -ENOMEM && resize)
 			continue;
+		if (rv == -ENOMEM && den->den_naggs != 0 && total > limit &&
+		    strstr(err.ke_msg, "aggregation") != NULL) {
+			/* over the limit, not merely unavailable: say which */
+			kd_cs_msg(cs, "aggregation buffers of %llu bytes (aggsize %llu x %u CPUs) exceed the limit of %llu bytes, a quarter of memory%s",
+			    total, p.ep_aggsize, cs->cs_ncpu, limit,
+			    kd_resize_manual(den) ? " (bufresize=manual)" : "");
+			return rv;
+		}
 		if (rv != 0) {
 			kd_cs_msg(cs, "%s%s", err.ke_msg, rv == -ENOMEM &&
 			    den->den_naggs != 0 && kd_resize_manual(den) ?
@@ -718,6 +904,8 @@ kd_runner(struct kd_cstate *cs)
 		    want, p.ep_aggsize);
 	}
 	cs->cs_aggsize = den->den_naggs != 0 ? p.ep_aggsize : 0;
+	if ((rv = kd_specvar_place(cs, &p)) != 0)
+		return rv;
 	ecb_set_region(cs->cs_es, cs->cs_region);
 	if (cs->cs_anon)
 		ecb_set_aggbufs(cs->cs_es, cs->cs_region);
@@ -831,15 +1019,23 @@ kd_mod_notify(struct notifier_block *nb, unsigned long val, void *data)
 	struct kd_cstate *cs;
 	uint32_t p;
 
-	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING &&
+	    val != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
 	mutex_lock(&kd_states_lock);
 	list_for_each_entry(cs, &kd_states, cs_link) {
 		mutex_lock(&cs->cs_lock);
 		if (cs->cs_phase == KD_PH_ENABLED || cs->cs_phase == KD_PH_GO) {
+			/* the region's module table (kd_modtab.c) */
+			if (val == MODULE_STATE_COMING)
+				kd_modtab_coming(cs, mod);
+			else if (val == MODULE_STATE_LIVE)
+				kd_modtab_live(cs, mod);
+			else
+				kd_modtab_going(cs, mod);
 			if (val == MODULE_STATE_COMING)
 				kd_cs_mod_coming(cs, mod);
-			else
+			else if (val == MODULE_STATE_GOING)
 				for (p = 0; p < kd_nprovs; p++)
 					if (kd_provs[p]->pv_mod_gone != NULL)
 						kd_provs[p]->pv_mod_gone(cs,
@@ -1004,8 +1200,11 @@ kd_cs_free(struct kd_cstate *cs)
 	kvfree(cs->cs_pairs);
 	kvfree(cs->cs_hash);
 	ecb_destroy(cs->cs_es);
-	if (cs->cs_rgn_owned)
+	if (cs->cs_rgn_owned && cs->cs_region != NULL) {
+		/* a freed page 0 must not pass for a region in a dump */
+		KENV_WRITE_ONCE(((struct rgn_hdr *)cs->cs_region)->rh_magic, 0);
 		vfree(cs->cs_region);
+	}
 	vfree(cs->cs_bmem);
 	kvfree(cs->cs_bspare);
 	vfree(cs->cs_amem);

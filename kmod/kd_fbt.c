@@ -8,7 +8,10 @@
  * function, entry is created before return.
  *
  * entry is a kprobe at the function's first instruction: arg0.. are the
- * function's arguments from the registers (kd_fire_regs).  return is a
+ * function's arguments from the registers (kd_fire_regs).  An enabling
+ * with many core-kernel entry probes arms them in bulk through an
+ * ftrace_ops of its own instead, since every kprobe registration walks all
+ * of ftrace's call sites (kd_fbt_bulk_arm).  return is a
  * kretprobe: arg1 is the return value, as in DTrace; arg0 is the address
  * the function returns to in its caller -- DTrace gives the offset of the
  * return instruction, which a return hook cannot know.  A return probe
@@ -38,17 +41,67 @@
 #include <linux/ptrace.h>
 #include <linux/module.h>
 #include <linux/sort.h>
+#include <linux/bsearch.h>
+#include <linux/ftrace.h>
 
 #include "kd_impl.h"
+#include "kd_compat.h"
 
 #define KD_FBT_LOGFAIL		8	/* registration failures logged */
 #define KD_FBT_MAXACTIVE	64	/* return instances per probe... */
 #define KD_FBT_MANY		1000	/* ...when a state has fewer returns */
 #define KD_FBT_BATCH_MIN	16	/* probes per unregister call, on the stack */
 #define KD_FBT_BATCH_MAX	65536	/* ... and at most, allocated */
+#define KD_FBT_FTRACE_MIN	16	/* entry probes armed in bulk from... */
+#define KD_FBT_FTRACE_ANON	4	/* ... and from at boot */
 
 typedef int (*kd_modeach_fn)(int (*)(void *, const char *, struct module *,
     unsigned long), void *);
+typedef int (*kd_nameeach_fn)(int (*)(void *, unsigned long), const char *,
+    void *);
+
+/*
+ * Kernel addresses that matching needs, looked up once: each lookup costs
+ * ~25,000 instructions, and an enabling naming 10,000 functions made five
+ * per description.  None changes while the kernel runs (the init text
+ * bounds are used only while the init text is there, kd_fcollect_text).
+ * ks_nameeach is kallsyms_on_each_match_symbol (6.2, in Debian's 6.1 with
+ * the name-sorted kallsyms index): every symbol of one name by binary
+ * search, where kallsyms_on_each_symbol decompresses all ~94,000 names
+ * (39 M instructions on the pinned kernel, 2 % of its boot, per
+ * description).  Filled by the first enabling; a racing second one writes
+ * the same values.
+ */
+static struct {
+	unsigned long	ks_stext;
+	unsigned long	ks_etext;
+	unsigned long	ks_sinit;
+	unsigned long	ks_einit;
+	kd_modeach_fn	ks_modeach;
+	kd_nameeach_fn	ks_nameeach;
+	unsigned long	(*ks_ftloc)(unsigned long);	/* ftrace_location */
+	bool		(*ks_kpblock)(unsigned long);	/* within_kprobe_blacklist */
+	int		ks_done;
+} kd_fbt_ks;
+
+static void
+kd_fbt_ks_init(void)
+{
+	if (smp_load_acquire(&kd_fbt_ks.ks_done))
+		return;
+	kd_fbt_ks.ks_stext = kd_ksym_lookup("_stext");
+	kd_fbt_ks.ks_etext = kd_ksym_lookup("_etext");
+	kd_fbt_ks.ks_sinit = kd_ksym_lookup("_sinittext");
+	kd_fbt_ks.ks_einit = kd_ksym_lookup("_einittext");
+	kd_fbt_ks.ks_modeach = (kd_modeach_fn)kd_ksym_lookup(
+	    "module_kallsyms_on_each_symbol");
+	kd_fbt_ks.ks_nameeach = (kd_nameeach_fn)kd_ksym_lookup(
+	    "kallsyms_on_each_match_symbol");
+	kd_fbt_ks.ks_ftloc = (void *)kd_ksym_lookup("ftrace_location");
+	kd_fbt_ks.ks_kpblock = (void *)kd_ksym_lookup("within_kprobe_blacklist");
+	if (kd_fbt_ks.ks_stext != 0 && kd_fbt_ks.ks_etext != 0)
+		smp_store_release(&kd_fbt_ks.ks_done, 1);
+}
 
 struct kd_fcollect {
 	const char	*fc_pat;
@@ -71,6 +124,8 @@ kd_fcollect_add(struct kd_fcollect *fc, const char *mod, const char *name,
 {
 	struct kd_fsym *n;
 
+	if (kd_ksym_is_padding(name))	/* kd_compat.h: 6.2 */
+		return 0;
 	if (fc->fc_n == fc->fc_cap) {
 		fc->fc_cap = fc->fc_cap == 0 ? 256 : fc->fc_cap * 2;
 		n = kvmalloc_array(fc->fc_cap, sizeof (*n), GFP_KERNEL);
@@ -99,11 +154,12 @@ kd_fcollect_add(struct kd_fcollect *fc, const char *mod, const char *name,
 static void
 kd_fcollect_text(struct kd_fcollect *fc)
 {
-	fc->fc_stext = kd_ksym_lookup("_stext");
-	fc->fc_etext = kd_ksym_lookup("_etext");
+	kd_fbt_ks_init();
+	fc->fc_stext = kd_fbt_ks.ks_stext;
+	fc->fc_etext = kd_fbt_ks.ks_etext;
 	if (system_state < SYSTEM_FREEING_INITMEM) {
-		fc->fc_sinit = kd_ksym_lookup("_sinittext");
-		fc->fc_einit = kd_ksym_lookup("_einittext");
+		fc->fc_sinit = kd_fbt_ks.ks_sinit;
+		fc->fc_einit = kd_fbt_ks.ks_einit;
 	}
 }
 
@@ -121,6 +177,36 @@ kd_fcollect_cb(void *arg, const char *name, unsigned long addr)
 	return kd_fcollect_add(fc, "kernel", name, addr);
 }
 
+/* kallsyms_on_each_match_symbol callback: a symbol named fc_pat. */
+static int
+kd_fcollect_name_cb(void *arg, unsigned long addr)
+{
+	struct kd_fcollect *fc = arg;
+
+	if ((addr < fc->fc_stext || addr >= fc->fc_etext) &&
+	    (addr < fc->fc_sinit || addr >= fc->fc_einit))
+		return 0;
+	return kd_fcollect_add(fc, "kernel", fc->fc_pat, addr);
+}
+
+/*
+ * Collect the core-kernel functions fc_pat matches: a pattern without
+ * glob characters is one name, found by name (kd_fbt_ks); a glob
+ * decompresses every symbol name once.
+ */
+static int
+kd_fcollect_core(struct kd_fcollect *fc)
+{
+	if (kd_fbt_ks.ks_nameeach != NULL &&
+	    strpbrk(fc->fc_pat, "*?[\\") == NULL) {
+		if (strlen(fc->fc_pat) >= DOF_FUNCNAMELEN)
+			return 0;
+		return kd_fbt_ks.ks_nameeach(kd_fcollect_name_cb, fc->fc_pat,
+		    fc);
+	}
+	return kd_ksym_each(kd_fcollect_cb, fc);
+}
+
 int
 kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n)
 {
@@ -134,7 +220,7 @@ kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n)
 	*n = 0;
 	if (fc.fc_stext == 0 || fc.fc_etext == 0)
 		return -ENOENT;
-	rv = kd_ksym_each(kd_fcollect_cb, &fc);
+	rv = kd_fcollect_core(&fc);
 	if (fc.fc_err != 0 || rv < 0) {
 		kvfree(fc.fc_syms);
 		return fc.fc_err != 0 ? fc.fc_err : rv;
@@ -148,17 +234,7 @@ kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n)
 static int
 kd_mod_text(const struct module *mod, unsigned long addr)
 {
-	const struct module_layout *l[2] = { &mod->core_layout,
-	    &mod->init_layout };
-	unsigned long b;
-	uint32_t i;
-
-	for (i = 0; i < 2; i++) {
-		b = (unsigned long)l[i]->base;
-		if (b != 0 && addr >= b && addr < b + l[i]->text_size)
-			return 1;
-	}
-	return 0;
+	return kd_mod_in_text(mod, addr, 1);	/* kd_compat.h */
 }
 
 /* module_kallsyms_on_each_symbol callback: a module's symbol. */
@@ -338,15 +414,15 @@ kd_fbt_match(struct kd_cstate *cs, const struct dof_pdesc *pd, uint32_t ecb)
 	}
 	if (kd_part_match(pd->lp_mod, "kernel") ||
 	    kd_part_match(pd->lp_mod, "vmlinux")) {
-		rv = kd_ksym_each(kd_fcollect_cb, &fc);
+		rv = kd_fcollect_core(&fc);
 		if (rv < 0 && fc.fc_err == 0)
 			kd_cs_msg(cs, "fbt: cannot list kernel functions for \"%s\": error %d",
 			    fc.fc_pat, rv);
 	}
-	modeach = (kd_modeach_fn)kd_ksym_lookup(
-	    "module_kallsyms_on_each_symbol");
+	modeach = kd_fbt_ks.ks_modeach;
 	if (fc.fc_err == 0 && kd_fbt_modules(pd->lp_mod) && modeach != NULL)
-		(void) modeach(kd_fcollect_mod_cb, &fc);
+		(void) kd_module_kallsyms_each((unsigned long)modeach,
+		    kd_fcollect_mod_cb, &fc);	/* kd_compat.h: 6.3 */
 	if (fc.fc_err != 0) {
 		kd_cs_msg(cs, "fbt: out of memory listing the functions that match \"%s\"",
 		    fc.fc_pat);
@@ -426,7 +502,8 @@ kd_fbt_arm(struct kd_cstate *cs, uint32_t from)
 			nret++;
 	for (i = from; i < cs->cs_nprobes; i++) {
 		kp = cs->cs_probes[i];
-		if (kp->kp_prov != &kd_prov_fbt || kp->kp_necbs == 0)
+		if (kp->kp_prov != &kd_prov_fbt || kp->kp_necbs == 0 ||
+		    kp->kp_live)	/* kp_live: armed in bulk (kd_fbt_bulk) */
 			continue;
 		memset(&kp->kp_u, 0, sizeof (kp->kp_u));
 		if (kd_fbt_is_return(kp)) {
@@ -457,10 +534,191 @@ kd_fbt_arm(struct kd_cstate *cs, uint32_t from)
 	return live;
 }
 
+/*
+ * Entry probes in bulk.  Every register_kprobe() of an ftrace-based
+ * kprobe adds its address to the filter of kprobes' single ftrace_ops,
+ * and ftrace then walks all of its call-site records (~38,000 on the
+ * pinned kernel) three times: ~10 M instructions per probe, so arming 100
+ * entry probes at boot made the boot 57 % longer (bench/run-boot-overhead).
+ * 6.1 has no batched kprobe registration (and no fprobe in Debian's
+ * config).  So when an enabling arms at least KD_FBT_FTRACE_MIN entry
+ * probes (KD_FBT_FTRACE_ANON at boot), those of the core kernel's text
+ * whose address is an ftrace call site and that kprobes would accept (not
+ * in its blocklist) go through an ftrace_ops of the state's own instead:
+ * its filter gets every address in one ftrace_set_filter_ips() before the
+ * ops is registered, so ftrace walks its records once for all of them.  The handler finds the probe by
+ * binary search of fb_tab (sorted by address) and runs kd_fbt_entry()
+ * as kprobes would: preemption off, regs->ip just past the probed address.
+ * The rest (module functions, whose text can go away; init text; the few
+ * odd addresses) and all return probes stay kprobes.  These probes show
+ * in tracing/enabled_functions, not in kprobes/list; small enablings (the
+ * per-firing benchmarks) keep using kprobes.
+ */
+struct kd_fbt_bent {
+	unsigned long	fe_addr;
+	struct kd_probe	*fe_kp;
+};
+
+struct kd_fbt_bulk {
+	struct ftrace_ops	fb_ops;
+	struct kd_fbt_bent	*fb_tab;
+	uint32_t		fb_n;
+	int			fb_on;		/* fb_ops registered */
+};
+
+static int
+kd_fbt_bent_cmp(const void *a, const void *b)
+{
+	const struct kd_fbt_bent *x = a, *y = b;
+
+	return x->fe_addr < y->fe_addr ? -1 : x->fe_addr > y->fe_addr;
+}
+
+/* Probe context: ftrace callback of a bulk-armed entry probe. */
+static void notrace
+kd_fbt_bulk_hit(unsigned long ip, unsigned long parent_ip,
+    struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct kd_fbt_bulk *fb = container_of(ops, struct kd_fbt_bulk, fb_ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct kd_fbt_bent key = { .fe_addr = ip }, *fe;
+	unsigned long orig;
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);	/* preempt off */
+	if (bit < 0)
+		return;
+	fe = bsearch(&key, fb->fb_tab, fb->fb_n, sizeof (*fe),
+	    kd_fbt_bent_cmp);
+	if (fe != NULL && regs != NULL) {
+		orig = instruction_pointer(regs);
+		instruction_pointer_set(regs, ip + sizeof (kprobe_opcode_t));
+		kd_fbt_entry(&fe->fe_kp->kp_u.u_kprobe, regs);
+		instruction_pointer_set(regs, orig);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* May entry probe "kp" be armed in bulk? */
+static int
+kd_fbt_bulk_ok(const struct kd_probe *kp)
+{
+	unsigned long a = (unsigned long)kp->kp_key;
+
+	return kp->kp_prov == &kd_prov_fbt && kp->kp_necbs != 0 &&
+	    !kp->kp_live && !kd_fbt_is_return(kp) &&
+	    strcmp(kp->kp_ep.ep_mod, "kernel") == 0 &&
+	    a >= kd_fbt_ks.ks_stext && a < kd_fbt_ks.ks_etext &&
+	    kd_fbt_ks.ks_ftloc(a) == a && !kd_fbt_ks.ks_kpblock(a);
+}
+
+/* Arm what kd_fbt_bulk_ok() allows in one go; the count armed. */
+static int
+kd_fbt_bulk_arm(struct kd_cstate *cs)
+{
+	struct kd_fbt_bulk *fb;
+	unsigned long *ips;
+	uint32_t i, n = 0;
+	int rv;
+
+	kd_fbt_ks_init();
+	if (kd_fbt_ks.ks_ftloc == NULL || kd_fbt_ks.ks_kpblock == NULL ||
+	    cs->cs_pdata[kd_prov_fbt.pv_id] != NULL)
+		return 0;
+	for (i = 0; i < cs->cs_nprobes; i++)
+		n += kd_fbt_bulk_ok(cs->cs_probes[i]);
+	/*
+	 * Registering the ftrace_ops costs about what 4 kprobes do (~25 M
+	 * instructions at boot, bench/run-boot-overhead), so at boot it pays
+	 * from 4 probes.  Live, small enablings keep kprobes (the per-firing
+	 * benchmarks measure those).
+	 */
+	if (n < (cs->cs_anon ? KD_FBT_FTRACE_ANON : KD_FBT_FTRACE_MIN))
+		return 0;
+	fb = kzalloc(sizeof (*fb), GFP_KERNEL);
+	ips = kvmalloc_array(n, sizeof (*ips), GFP_KERNEL);
+	if (fb != NULL)
+		fb->fb_tab = kvmalloc_array(n, sizeof (*fb->fb_tab),
+		    GFP_KERNEL);
+	if (fb == NULL || ips == NULL || fb->fb_tab == NULL)
+		goto fail;	/* kprobes, one by one */
+	for (i = 0; i < cs->cs_nprobes && fb->fb_n < n; i++) {
+		if (!kd_fbt_bulk_ok(cs->cs_probes[i]))
+			continue;
+		fb->fb_tab[fb->fb_n].fe_addr = cs->cs_probes[i]->kp_key;
+		fb->fb_tab[fb->fb_n++].fe_kp = cs->cs_probes[i];
+	}
+	sort(fb->fb_tab, fb->fb_n, sizeof (*fb->fb_tab), kd_fbt_bent_cmp,
+	    NULL);
+	for (i = 0; i < fb->fb_n; i++)
+		ips[i] = fb->fb_tab[i].fe_addr;
+	fb->fb_ops.func = kd_fbt_bulk_hit;
+	/*
+	 * No FTRACE_OPS_FL_RECURSION: that flag asks ftrace to wrap the
+	 * callback in its recursion guard (ftrace_ops_assist_func), which
+	 * kd_fbt_bulk_hit takes itself.
+	 */
+	fb->fb_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	rv = ftrace_set_filter_ips(&fb->fb_ops, ips, fb->fb_n, 0, 0);
+	if (rv == 0) {
+		for (i = 0; i < fb->fb_n; i++) {
+			struct kd_probe *kp = fb->fb_tab[i].fe_kp;
+
+			memset(&kp->kp_u, 0, sizeof (kp->kp_u));
+			kp->kp_u.u_kprobe.addr =
+			    (kprobe_opcode_t *)(uintptr_t)kp->kp_key;
+			kp->kp_gated = ecb_gate_usable(cs->cs_es, &kp->kp_ep);
+			kp->kp_gate1 = ecb_gate_single(cs->cs_es, &kp->kp_ep);
+		}
+		rv = register_ftrace_function(&fb->fb_ops);
+	}
+	if (rv != 0) {
+		pr_info("kdt: fbt: %u entry probes not armed in bulk (ftrace error %d): one kprobe each\n",
+		    fb->fb_n, rv);
+		ftrace_free_filter(&fb->fb_ops);
+		goto fail;
+	}
+	kvfree(ips);
+	fb->fb_on = 1;
+	for (i = 0; i < fb->fb_n; i++)
+		fb->fb_tab[i].fe_kp->kp_live = 1;
+	cs->cs_pdata[kd_prov_fbt.pv_id] = fb;
+	return fb->fb_n;
+fail:
+	kvfree(ips);
+	if (fb != NULL)
+		kvfree(fb->fb_tab);
+	kfree(fb);
+	return 0;
+}
+
+/* Disarm the bulk probes; when this returns, no handler runs any more. */
+static void
+kd_fbt_bulk_disarm(struct kd_cstate *cs)
+{
+	struct kd_fbt_bulk *fb = cs->cs_pdata[kd_prov_fbt.pv_id];
+	uint32_t i;
+
+	if (fb == NULL)
+		return;
+	if (fb->fb_on) {
+		unregister_ftrace_function(&fb->fb_ops);
+		ftrace_free_filter(&fb->fb_ops);
+		fb->fb_on = 0;
+	}
+	for (i = 0; i < fb->fb_n; i++)
+		fb->fb_tab[i].fe_kp->kp_live = 0;
+	kvfree(fb->fb_tab);
+	kfree(fb);
+	cs->cs_pdata[kd_prov_fbt.pv_id] = NULL;
+}
+
 static int
 kd_fbt_enable(struct kd_cstate *cs)
 {
-	return kd_fbt_arm(cs, 0);
+	int n = kd_fbt_bulk_arm(cs);
+
+	return n + kd_fbt_arm(cs, 0);
 }
 
 /* Unregister the armed probes that "gone" selects (NULL: all). */
@@ -472,6 +730,8 @@ kd_fbt_unregister(struct kd_cstate *cs, struct module *gone)
 	struct kd_probe *kp;
 	uint32_t i, nk = 0, nr = 0, batch = 0;
 
+	if (gone == NULL)	/* bulk probes are core-kernel ones only */
+		kd_fbt_bulk_disarm(cs);
 	for (i = 0; i < cs->cs_nprobes; i++)
 		if (cs->cs_probes[i]->kp_prov == &kd_prov_fbt &&
 		    cs->cs_probes[i]->kp_live)
@@ -543,6 +803,7 @@ kd_fbt_mod_gone(struct kd_cstate *cs, struct module *mod)
 static void
 kd_fbt_free(struct kd_cstate *cs)
 {
+	kd_fbt_bulk_disarm(cs);		/* normally done by kd_fbt_disable */
 }
 
 static uint64_t

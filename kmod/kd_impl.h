@@ -303,6 +303,20 @@ int kd_cs_enable(struct kd_cstate *cs, struct dof_enabling *den,
  */
 void kd_cs_register(struct kd_cstate *cs);
 int kd_mod_init(void);
+/*
+ * kd_modtab.c: the region's module table (rgn.h).  kd_modtab_size: bytes
+ * for it, "fixed" the size of a reserved region (0: a live state's).
+ * kd_modtab_fill after rgn_init; coming/going from the module notifier.
+ * cs_lock held.
+ */
+uint64_t kd_modtab_size(uint64_t fixed);
+/* What of p->rp_modsize a reserved region of "size" can spare. */
+uint64_t kd_modtab_fit(struct rgn_params *p, uint64_t size,
+    uint64_t bufsize);
+void kd_modtab_fill(struct kd_cstate *cs);
+void kd_modtab_coming(struct kd_cstate *cs, struct module *mod);
+void kd_modtab_live(struct kd_cstate *cs, struct module *mod);
+void kd_modtab_going(struct kd_cstate *cs, struct module *mod);
 void kd_mod_exit(void);
 int kd_cs_go(struct kd_cstate *cs);
 /*

@@ -17,6 +17,7 @@
 #include <asm/page_types.h>
 
 #include "kd_impl.h"
+#include "kd_compat.h"
 
 typedef unsigned long (*kd_lookup_fn)(const char *);
 typedef int (*kd_each_fn)(int (*)(void *, const char *, struct module *,
@@ -31,7 +32,13 @@ static kd_each_fn kd_each;
 int
 kd_ksym_init(void)
 {
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	/*
+	 * Disabled: registering resolves the name and never arms it, so no
+	 * ftrace code update (~5 M instructions at boot) and nothing to
+	 * disarm when it is unregistered.
+	 */
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name",
+	    .flags = KPROBE_FLAG_DISABLED };
 	int rv;
 
 	if (kd_lookup != NULL)
@@ -56,29 +63,16 @@ kd_ksym_lookup(const char *name)
 	return kd_lookup != NULL ? kd_lookup(name) : 0;
 }
 
-struct kd_each_arg {
-	int		(*ea_fn)(void *, const char *, unsigned long);
-	void		*ea_arg;
-};
-
-static int
-kd_each_cb(void *arg, const char *name, struct module *mod,
-    unsigned long addr)
-{
-	struct kd_each_arg *ea = arg;
-
-	return ea->ea_fn(ea->ea_arg, name, addr);
-}
-
-/* Call fn for every core-kernel symbol; -ENOENT when we cannot iterate. */
+/*
+ * Call fn for every core-kernel symbol; -ENOENT when we cannot iterate.
+ * The callback's shape changed in 6.3: kd_compat.h.
+ */
 int
 kd_ksym_each(int (*fn)(void *, const char *, unsigned long), void *arg)
 {
-	struct kd_each_arg ea = { .ea_fn = fn, .ea_arg = arg };
-
 	if (kd_each == NULL)
 		return -ENOENT;
-	return kd_each(kd_each_cb, &ea);
+	return kd_kallsyms_each((unsigned long)kd_each, fn, arg);
 }
 
 /* Where the kernel text was relocated to, as kaslr_offset() computes it. */

@@ -32,6 +32,7 @@
 #include <linux/ptrace.h>
 
 #include "kd_impl.h"
+#include "kd_compat.h"
 
 /* The consumer's table, as kd_dev.c stored it. */
 struct kd_uptab {
@@ -45,6 +46,7 @@ struct kd_up {
 	struct kd_probe	*up_kp;
 	const struct kio_uprobe *up_e;
 	struct inode	*up_inode;
+	struct uprobe	*up_uprobe;	/* 6.12+: for unregistering */
 	struct mm_struct *up_mm;	/* mmgrab'd: compared, never used */
 	int		up_armed;
 };
@@ -168,8 +170,7 @@ kd_up_ret(struct uprobe_consumer *uc, unsigned long func,
 }
 
 static bool
-kd_up_filter(struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx,
-    struct mm_struct *mm)
+kd_up_filter(KD_UPROBE_FILTER_PARAMS(uc, mm))
 {
 	struct kd_up *u = container_of(uc, struct kd_up, up_uc);
 
@@ -227,10 +228,8 @@ kd_up_arm(struct kd_cstate *cs, struct kd_probe *kp, struct kd_up *u)
 		u->up_uc.ret_handler = kd_up_ret;
 	else
 		u->up_uc.handler = kd_up_handler;
-	rv = e->ku_refctr != 0 ?
-	    uprobe_register_refctr(u->up_inode, e->ku_offset, e->ku_refctr,
-	    &u->up_uc) :
-	    uprobe_register(u->up_inode, e->ku_offset, &u->up_uc);
+	rv = kd_uprobe_register(u->up_inode, e->ku_offset, e->ku_refctr,
+	    &u->up_uc, &u->up_uprobe);
 	if (rv != 0) {
 		kd_cs_msg(cs, "%s:%s:%s:%s: uprobes refused %s offset 0x%llx (address 0x%llx): error %d",
 		    e->ku_prov, e->ku_mod, e->ku_func, e->ku_name, e->ku_path,
@@ -281,11 +280,12 @@ kd_pid_disable(struct kd_cstate *cs)
 		if (kp->kp_prov != &kd_prov_pid || (u = kp->kp_priv) == NULL)
 			continue;
 		if (u->up_armed)
-			uprobe_unregister(u->up_inode, u->up_e->ku_offset,
-			    &u->up_uc);
+			kd_uprobe_unregister(u->up_inode, u->up_e->ku_offset,
+			    &u->up_uc, u->up_uprobe);
 		u->up_armed = 0;
 		kp->kp_live = 0;
 	}
+	kd_uprobe_unregister_sync();	/* no-op on 6.1: see kd_compat.h */
 }
 
 static void

@@ -41,6 +41,12 @@
  * than 64 bits have unspecified upper bits (in practice zero-extended:
  * a negative int arrives as 0x00000000ffffffff..).
  *
+ * Types.  arg0.. are the TP_PROTO arguments in order (the data pointer
+ * is not one of them), which is what BTF's btf_trace_<event> typedef
+ * lists after its first parameter; the compiler types args[] from it
+ * (compiler/dc_btf.c, also `kdt -l -v`), and narrows a 32-bit args[i] to
+ * its type, so the unspecified upper bits above never show there.
+ *
  * Modules.  A module's tracepoints are in mod->tracepoints_ptrs, its
  * events (and so the systems) in mod->trace_events, its argument counts
  * in mod->bpf_raw_events; a module tracepoint without an event gets the

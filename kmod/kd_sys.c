@@ -24,6 +24,9 @@
  * in [-4095, -1], else 0; sys_exit has no number argument, so it comes
  * from syscall_get_nr() (orig_ax).  32-bit (ia32 and x32) system calls are
  * ignored: their numbers name other calls.
+ * args[] are typed by the compiler, not here (compiler/dc_btf.c): entry
+ * as the call's C prototype (BTF's __do_sys_<name>, else tracefs's
+ * sys_enter_<name>/format), return as long, long.
  *
  * pv_disable unregisters both handlers and waits with
  * tracepoint_synchronize_unregister() for any still running, so nothing
