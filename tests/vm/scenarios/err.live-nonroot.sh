@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 res=$(kv_live)
-msg="kdt: /dev/kdt: permission denied: tracing needs root (CAP_SYS_ADMIN)"
+msg="kdt: /dev/kdt: permission denied: tracing needs root (CAP_SYS_ADMIN); see kdt(1), DEVICE ACCESS"
 for n in nonroot nonroot_l; do
 	kv_live_rc "$res" "$n" 1
 	echo "$msg" | diff -u - "$res/$n.err" ||

@@ -137,7 +137,7 @@ rejected()
 	[ "$(cat "$r/$1.rc")" = 1 ] || kv_fail "$1: kdt -ae exited $(cat "$r/$1.rc")"
 	[ ! -f "$r/$1.insmod" ] || [ "$(cat "$r/$1.insmod")" = 0 ] ||
 	    kv_fail "$1: insmod kdt.ko failed: the module must load to report"
-	why=$(sed -n 's/^kdt: no anonymous state: the anonymous enabling was rejected at boot: //p' "$r/$1.err")
+	why=$(sed -n 's/^kdt: no anonymous state: the anonymous enabling was rejected at boot: \(.*\); see kdt(1), ANONYMOUS TRACING$/\1/p' "$r/$1.err")
 	[ -n "$why" ] || kv_fail "$1: kdt -ae does not say the enabling was rejected and why"
 	echo "$why" | grep -Eq "$2" || kv_fail "$1: reason not /$2/"
 	grep -qF "kdt: anonymous enabling dropped: $why" "$work/serial.log" ||
@@ -166,9 +166,9 @@ while [ $i -lt "$nflip" ]; do
 	i=$((i + 1))
 done
 show noanon
-echo "kdt: no anonymous state: the kernel was not booted with kdt.anon=1 (kdt -A installs an enabling)" |
+echo "kdt: no anonymous state: the kernel was not booted with kdt.anon=1 (kdt -A installs an enabling); see kdt(1), ANONYMOUS TRACING" |
     diff -u - "$r/noanon.err" || kv_fail "noanon: not the no-kdt.anon message"
 show unloaded
-echo "kdt: no anonymous state: kdt.ko is not loaded (/dev/kdt is missing)" |
+echo "kdt: no anonymous state: kdt.ko is not loaded (/dev/kdt is missing); see kdt(1), ANONYMOUS TRACING" |
     diff -u - "$r/unloaded.err" || kv_fail "unloaded: not the not-loaded message"
 echo "PASS"

@@ -169,13 +169,13 @@ anon end
 EOF
 ) || kv_fail "boot 1: not END and the aggregation after SIGINT"
 [ "$(cat "$b/second.rc")" = 1 ] || kv_fail "second claim: exit $(cat "$b/second.rc")"
-echo "kdt: the anonymous state is already claimed by pid $pid" |
+echo "kdt: the anonymous state is already claimed by pid $pid; see kdt(1), ANONYMOUS TRACING" |
     diff -u - "$b/second.err" || kv_fail "second claim: wrong message"
 [ "$(cat "$b/nonroot.rc")" = 1 ] || kv_fail "non-root claim: exit $(cat "$b/nonroot.rc")"
-echo "kdt: /dev/kdt: permission denied: claiming the anonymous state needs root (CAP_SYS_ADMIN)" |
+echo "kdt: /dev/kdt: permission denied: claiming the anonymous state needs root (CAP_SYS_ADMIN); see kdt(1), DEVICE ACCESS" |
     diff -u - "$b/nonroot.err" || kv_fail "non-root claim: wrong message"
 [ "$(cat "$b/third.rc")" = 1 ] || kv_fail "claim after the end: exit $(cat "$b/third.rc")"
-echo "kdt: no anonymous state to claim: it was claimed by pid $pid and ended when that process closed /dev/kdt; the region keeps its records" |
+echo "kdt: no anonymous state to claim: it was claimed by pid $pid and ended when that process closed /dev/kdt; the region keeps its records; see kdt(1), ANONYMOUS TRACING" |
     diff -u - "$b/third.err" || kv_fail "claim after the end: wrong message"
 
 # boot 2

@@ -5,18 +5,27 @@
 # kernel, GRUB's update-grub; cached) with the current kdt and kdt.ko
 # installed as `make install` would, booted three times by
 # tests/vm/debian-boot, every time through GRUB reading the guest's own
-# grub.cfg and initramfs-tools' initramfs; the guest's init= program is
-# tst.anon-debian.init:
+# grub.cfg and initramfs-tools' initramfs.  What the guest does is
+# README.md's boot-time walkthrough ("Boot-time tracing on a real
+# machine"): its blocks "boot 1" to "boot 3", taken out of README.md by
+# tests/vm/readme-walkthrough at run time and run as written by the
+# guest's init= program, tst.anon-debian.init (which says what it supplies
+# around them: the reboot, the Ctrl-C).  So a README line that stops
+# working, or changes meaning, fails this test:
 #
-#   boot 1  kdt -A -s /root/boot.d (tst.anon-debian.d), reboot -f
+#   boot 1  block 1: boot.d written, kdt -A -s boot.d --dry-run, kdt -A
+#           -s boot.d, reboot (a warm reboot of the guest)
 #   boot 2  the command line carries kdt.anon=1, kdt.region= and memmap=
-#           with its `$` intact; kdt -ae prints the BEGIN record and one
-#           record per module the initramfs loaded after kdt.ko -- the
-#           same set lsmod shows (tst.anon-debian.out, CPU column
-#           masked, sorted); a second kdt -ae is refused; kdt -A removes
-#           everything: the file list of /etc /usr /boot /var/lib, the
-#           grub.cfg and the initramfs contents are again what they were
-#           before boot 1's kdt -A; reboot -f
+#           with its `$` intact; block 2's kdt -a, ended by a ^C, prints
+#           the BEGIN record and one record per module the initramfs
+#           loaded after kdt.ko -- the same set lsmod shows
+#           (tst.anon-debian.out, CPU column masked, sorted; its two
+#           empty lines are the records' end and dtrace's newline at the
+#           ^C, as tst.anon-claim-live checks); a kdt -ae
+#           after it is refused; block 3's kdt -A removes everything: the
+#           file list of /etc /usr /boot /var/lib, the grub.cfg and the
+#           initramfs contents are again what they were before boot 1's
+#           kdt -A; reboot
 #   boot 3  no kdt word on the command line, no kdt.ko loaded, kdt -a
 #           exits 1 with a one-line "no anonymous state" reason
 #
@@ -40,14 +49,24 @@ else
 fi
 out="$work/out"
 
+# README.md's walkthrough, as it is now.
+wt=()
+for n in 1 2 3; do
+	"$KV_TOP/tests/vm/readme-walkthrough" boot $n > "$work/boot-$n.sh" ||
+	    kv_fail "README.md has no walkthrough block 'boot $n'"
+	echo "--- README.md walkthrough boot $n:"
+	cat "$work/boot-$n.sh"
+	wt+=(--add "$work/boot-$n.sh:/kdt-test/walkthrough/boot-$n.sh")
+done
+
 # The Debian tree first, so its one-time build is timed apart.
 t0=$(date +%s)
 "$KV_TOP/tests/vm/mkdebian" > /dev/null || kv_fail "tests/vm/mkdebian failed"
 t1=$(date +%s)
 "$KV_TOP/tests/vm/debian-boot" --init "$here/tst.anon-debian.init" \
-    --add "$here/tst.anon-debian.d:/root/boot.d" \
+    "${wt[@]}" \
     --workdir "$work/vm" --serial-log "$work/serial.log" --out "$out" \
-    --prefix 'guest| ' --timeout 600 ||
+    --prefix 'guest| ' --timeout 1500 ||
     kv_fail "the guest did not complete its three boots (see above)"
 t2=$(date +%s)
 
@@ -75,9 +94,11 @@ status()
 	cat "$out/$1.status" 2>/dev/null || echo none
 }
 
-# ---- boot 1: kdt -A -s boot.d
+# ---- boot 1: README walkthrough block 1 (kdt -A -s boot.d)
 show A1
-[ "$(status A1)" = 0 ] || kv_fail "kdt -A -s /root/boot.d exited $(status A1) in the guest"
+[ "$(status A1)" = 0 ] || kv_fail "README walkthrough boot 1 exited $(status A1) in the guest"
+grep -q '^kdt -A: plan (dry run, nothing changes)' "$out/A1.stdout" ||
+    bad "kdt -A --dry-run did not print its plan ('kdt -A: plan (dry run...')"
 for w in /etc/default/grub.d/kdt.cfg update-initramfs update-grub; do
 	grep -qF -- "$w" "$out/A1.stdout" ||
 	    bad "kdt -A's plan on stdout does not name $w"
@@ -120,11 +141,13 @@ grep -q '^kdt ' "$out/lsmod.2" || bad "boot 2: kdt.ko is not loaded"
 grep -a 'kdt' "$out/dmesg.2" | head -10 || true
 
 show a2
+grep -a 'Ctrl-C: SIGINT to [0-9]* (kdt -a' "$work/serial.log" | tr -d '\r' ||
+    bad "the ^C did not reach README walkthrough boot 2's kdt -a"
 if [ "$(status a2)" != 0 ]; then
-	bad "kdt -ae exited $(status a2)"
+	bad "README walkthrough boot 2 (kdt -a, then ^C) exited $(status a2)"
 else
 	kv_compare "$out/a2.stdout" "$here/tst.anon-debian.out" ||
-	    bad "kdt -ae did not print tst.anon-debian.out's records"
+	    bad "kdt -a did not print tst.anon-debian.out's records"
 	# Every module in the guest was loaded by the initramfs after
 	# kdt.ko: each must have its record, once.
 	sed -n 's/.* init module \([^ ]*\)$/\1/p' "$out/a2.stdout" | sort > "$work/traced"
@@ -135,10 +158,10 @@ else
 fi
 show a2again
 [ "$(status a2again)" = 1 ] && grep -q 'claim' "$out/a2again.stderr" ||
-    bad "a second kdt -ae was not refused with a reason about the claim"
+    bad "kdt -ae after kdt -a was not refused with a reason about the claim"
 
 show R2
-[ "$(status R2)" = 0 ] || bad "kdt -A (removal) exited $(status R2)"
+[ "$(status R2)" = 0 ] || bad "README walkthrough boot 3 (kdt -A removal) exited $(status R2)"
 grep -qF /etc/default/grub.d/kdt.cfg "$out/R2.stdout" ||
     bad "kdt -A (removal) does not say it removed /etc/default/grub.d/kdt.cfg"
 diff -u --label 'before kdt -A' --label 'after kdt -A removal' \
@@ -161,7 +184,11 @@ if grep -q '^kdt ' "$out/lsmod.3"; then
 	bad "boot 3: kdt.ko is loaded"
 fi
 show a3
-[ "$(status a3)" = 1 ] || bad "kdt -a with no enabling exited $(status a3), want 1"
+if [ "$(status a3)" != 1 ]; then
+	bad "kdt -a with no enabling exited $(status a3), want 1"
+	echo "--- boot 3's kernel log after it:"
+	grep -A40 -E 'soft lockup|BUG|Oops|WARNING' "$out/dmesg.3.end" 2>/dev/null | head -80 || true
+fi
 [ "$(wc -l < "$out/a3.stderr")" = 1 ] && grep -q '^kdt: no anonymous state' "$out/a3.stderr" ||
     bad "kdt -a with no enabling: want one line 'kdt: no anonymous state...'"
 if [ -s "$out/a3.stdout" ]; then

@@ -99,7 +99,7 @@ fi
 
 # boot 1: a cold boot has no previous region
 [ "$(cat "$r/b1/prev.rc")" = 1 ] || kv_fail "boot 1: kdt -a --previous exited $(cat "$r/b1/prev.rc")"
-echo "kdt: no previous boot's region: the region at phys 0x10000000 holds no kdt region header (cold boot, or never written)" |
+echo "kdt: no previous boot's region: the region at phys 0x10000000 holds no kdt region header (cold boot, or never written); see kdt(1), ANONYMOUS TRACING" |
     diff -u - "$r/b1/prev.err" || kv_fail "boot 1: not the no-previous-region message"
 [ "$(cat "$r/b1/extract.rc")" = 1 ] || kv_fail "boot 1: kdt-extract exited $(cat "$r/b1/extract.rc")"
 grep -q 'kdt-extract: /dev/kdt-previous: no previous boot.s region' "$r/b1/extract.err" ||
@@ -165,7 +165,7 @@ for f in claim prev region; do
 done
 held="the previous boot's region \(0xa000000 bytes at phys 0x10000000\) cannot be copied \(limit 0x[0-9a-f]+ bytes, or no memory\): it is left in place as /dev/kdt-previous and this boot will not record into it"
 [ "$(cat "$r/big/claim.rc")" = 1 ] || kv_fail "big: kdt -a exited $(cat "$r/big/claim.rc")"
-grep -Eqx "kdt: no anonymous state: the anonymous enabling was rejected at boot: $held" \
+grep -Eqx "kdt: no anonymous state: the anonymous enabling was rejected at boot: $held; see kdt\\(1\\), ANONYMOUS TRACING" \
     "$r/big/claim.err" || kv_fail "big: kdt -a does not say the region is held"
 grep -Eq "kdt: anonymous enabling dropped: $held" "$work/big.log" ||
     kv_fail "big: the console does not say the region is held"

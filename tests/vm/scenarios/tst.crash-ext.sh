@@ -13,8 +13,10 @@
 # there) must print kdt-extract's stderr message under the name "kdt".
 # Then the same demo workload is booted again with a kdump-zlib dump
 # (QEMU writes it flattened; crash reads that directly) and "kdt" must
-# equal kdt-extract on that file.  Times (crash start, each kdt command)
-# are printed in the log.
+# equal kdt-extract on that file.  "help kdt" must print crash's help
+# layout (NAME, SYNOPSIS, DESCRIPTION, EXAMPLES) with the command's
+# synopsis, each of its options and the man page that explains its
+# messages.  Times (crash start, each kdt command) are printed in the log.
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -32,7 +34,8 @@ trap 'rm -rf "$work"' EXIT
 
 # The crash commands: each kdt command between two markers, with the
 # time before and after it appended to $work/times by a shell escape.
-# Arguments: a tag and the kdt arguments, one "tag|args" per command.
+# Arguments: a tag and the kdt arguments, one "tag|args" per command
+# ("tag|!command": another crash command).
 crash_cmds()
 {
 	local t args
@@ -44,7 +47,10 @@ crash_cmds()
 		args=${t#*|}
 		echo "!date +${t%%|*}-a%s.%N >> $work/times"
 		echo "echo $M-begin-${t%%|*}"
-		echo "kdt $args"
+		case $args in
+		'!'*) echo "${args#!}" ;;
+		*) echo "kdt $args" ;;
+		esac
 		echo "echo $M-end-${t%%|*}"
 		echo "!date +${t%%|*}-b%s.%N >> $work/times"
 	done
@@ -127,7 +133,8 @@ rc=0
 [ "$rc" -eq 1 ] || kv_fail "kdt-extract --phys 0x1000000 exited $rc, want 1"
 sed 's/^kdt-extract: /kdt: /' "$work/x.none" > "$work/x.none.kdt"
 
-run_crash "$dump" "all|" "qm|-q -m" "phys|-p 10000000" "none|-p 1000000"
+run_crash "$dump" "all|" "qm|-q -m" "phys|-p 10000000" "none|-p 1000000" \
+    "help|!help kdt"
 echo "--- crash: kdt on the ELF dump:"
 crash_part all
 same all "$work/x.all"
@@ -135,6 +142,16 @@ same qm "$work/x.qm"
 same phys "$work/x.phys"
 same none "$work/x.none.kdt"
 kv_check_order "$work/part.all" || kv_fail "records are not what the guest did"
+crash_part help > "$work/part.help" || kv_fail "no output for help kdt"
+echo "--- crash: help kdt:"
+cat "$work/part.help"
+for re in '^NAME$' '^  kdt - print what kdt traced' '^SYNOPSIS$' \
+    '^  kdt \[-q\] \[-m\] (.* )?\[-p physaddr\]$' '^DESCRIPTION$' '^ +-q  quiet' \
+    '^ +-m  \(or --merge\)' '^  -p physaddr$' '^EXAMPLES$' \
+    '^ +crash> kdt -q -m$' 'kdt-extract\(1\) man page, section DIAGNOSTICS'; do
+	grep -Eq -- "$re" "$work/part.help" ||
+	    kv_fail "help kdt: no line matching /$re/ (crash's help layout)"
+done
 
 # --- the same workload, dumped as kdump-zlib ---
 "$KV_VM" --script "$KV_SCRIPT" --load "$KV_MODULES" --smp "$KV_SMP" \

@@ -21,6 +21,13 @@
 # CPU column normalised); with the image removed it must fail naming the
 # file it looked for and the hook.
 #
+# README.md's walkthrough "panic-kdump 1" (ls /var/crash, kdt-extract on
+# the newest directory) runs as written in the capture kernel, right
+# after the hook, on the /var/crash it filled: the reboot into the
+# repaired system is what is substituted (the hook's reboot -f is a
+# stand-in, above), since the next boot would see the same files.  Its
+# records must be what kdt-extract DIR prints on the host.
+#
 # Most of the 2-3 minutes is shipping the 17 MB vmcore (makedumpfile
 # -c -d 31, kdump-tools' default) over the emulated serial port.
 # kdump-tools is not installed on the host: its .deb is fetched once with
@@ -79,8 +86,14 @@ if [ -e /proc/vmcore ]; then
 	echo "KDUMP: post.d rc=$?"
 	sed 's/^/KDUMP: post: /' /tmp/post.log
 	ls -l /var/crash/ /var/crash/*/ | sed 's/^/KDUMP: ls: /'
+	# README.md's walkthrough "panic-kdump 1", as written
 	t=$(date +%s)
-	cd /var/crash && tar cf - 2* 127.0.0.1-* | gzip > /dev/ttyS1
+	(cd / && sh -e /readme-kdump.sh) > /tmp/readme.out 2> /tmp/readme.err
+	echo "KDUMP: readme rc=$? ($(( $(date +%s) - t )) s)"
+	sed 's/^/KDUMP: readme: /' /tmp/readme.err
+	mkdir /var/crash/readme-run && mv /tmp/readme.out /tmp/readme.err /var/crash/readme-run/
+	t=$(date +%s)
+	cd /var/crash && tar cf - 2* 127.0.0.1-* readme-run | gzip > /dev/ttyS1
 	echo "KDUMP: shipped ($(( $(date +%s) - t )) s)"
 else
 	find / -xdev ! -path /tmp/capture.cpio | cpio -o -H newc > /tmp/capture.cpio 2> /dev/null
@@ -92,11 +105,15 @@ fi
 EOF
 
 t0=$(date +%s)
+"$KV_TOP/tests/vm/readme-walkthrough" panic-kdump 1 > "$work/readme-kdump.sh" ||
+    kv_fail "README.md has no walkthrough block 'panic-kdump 1'"
 "$KV_VM" --script "$KV_SCRIPT" --load "$KV_MODULES" --smp 1 --mem 768 \
     --append crashkernel=256M --boots 2 --add-kdt \
     --add-bin "$(command -v kexec):/sbin/kexec" \
     --add-bin "$(command -v makedumpfile):/usr/bin/makedumpfile" \
     --add-bin /bin/dash:/bin/dash \
+    --add-bin "$KV_EXTRACT:/usr/bin/kdt-extract" \
+    --add "$work/readme-kdump.sh:/readme-kdump.sh" \
     --add "$(ls "$KV_TOP"/build/kernel/boot/vmlinuz-*):/boot/vmlinuz" \
     --add "$work/kt/usr/sbin/kdump-config:/usr/sbin/kdump-config" \
     --add "$work/kt/etc/init.d/kdump-tools:/etc/init.d/kdump-tools" \
@@ -152,6 +169,16 @@ kv_compare "$work/extract.out" "${0%.sh}.out" ||
     kv_fail "kdt-extract DIR differs from ${0##*/}"
 KV_SMP=1 kv_check_order "$work/extract.out" ||
     kv_fail "the crashed kernel's module records are out of order"
+
+# README.md's walkthrough in the capture kernel: the same records
+grep -aq 'KDUMP: readme rc=0 ' "$work/serial.log" ||
+    kv_fail "README.md's walkthrough panic-kdump 1 did not exit 0 in the guest"
+n=$(grep -anE '^CPU +ID +FUNCTION:NAME$' "$work/crash/readme-run/readme.out" | tail -1 | cut -d: -f1)
+[ -n "$n" ] || kv_fail "README.md's walkthrough panic-kdump 1 printed no records"
+echo "--- README.md walkthrough panic-kdump 1 in the guest:"
+cat "$work/crash/readme-run/readme.out"
+tail -n +"$n" "$work/crash/readme-run/readme.out" | cmp - "$work/extract.out" ||
+    kv_fail "README.md's walkthrough panic-kdump 1 printed other records than kdt-extract DIR"
 
 # kdumpctl's layout, filled by kdt-kdump-post (the same vmcore, so the
 # same records)
