@@ -1127,6 +1127,30 @@ ecb_gate_open(const struct ecb_state *es, const struct ecb_probe *ep,
 	return 0;
 }
 
+/*
+ * The start of every firing: the probe may run in the enabling's state,
+ * and this CPU is not already inside a firing (an NMI in probe context):
+ * such a firing is dropped and counted.  The CPU's runner state, now
+ * busy, or NULL.  Probe context.
+ */
+static struct ecb_cpu *
+ecb_enter(struct ecb_state *es, const struct ecb_probe *ep, uint32_t cpu)
+{
+	struct ecb_cpu *ec;
+
+	if (cpu >= es->es_ncpu || !ecb_may_run(es, ep))
+		return NULL;
+	ec = &es->es_cpus[cpu];
+	if (ec->ec_busy) {
+		if (ec->ec_rc != NULL)
+			KENV_WRITE_ONCE(ec->ec_rc->rc_drops,
+			    ec->ec_rc->rc_drops + 1);
+		return NULL;
+	}
+	ec->ec_busy = 1;
+	return ec;
+}
+
 /* Setup context. */
 int
 ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep)
@@ -1174,16 +1198,8 @@ ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
 	int64_t incr;
 	uint64_t v;
 
-	if (cpu >= es->es_ncpu || !ecb_may_run(es, ep))
+	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
 		return;
-	ec = &es->es_cpus[cpu];
-	if (ec->ec_busy) {
-		if (ec->ec_rc != NULL)
-			KENV_WRITE_ONCE(ec->ec_rc->rc_drops,
-			    ec->ec_rc->rc_drops + 1);
-		return;
-	}
-	ec->ec_busy = 1;
 	for (i = 0; i < ep->ep_necbs; i++) {
 		if (!ecb_may_run(es, ep))
 			continue;
@@ -1231,16 +1247,8 @@ ecb_fire_errno(struct ecb_state *es, const struct ecb_probe *ep,
 	struct ecb_cpu *ec;
 	uint32_t i, nloc;
 
-	if (cpu >= es->es_ncpu || !ecb_may_run(es, ep))
+	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
 		return;
-	ec = &es->es_cpus[cpu];
-	if (ec->ec_busy) {
-		if (ec->ec_rc != NULL)
-			KENV_WRITE_ONCE(ec->ec_rc->rc_drops,
-			    ec->ec_rc->rc_drops + 1);
-		return;
-	}
-	ec->ec_busy = 1;
 	if (es->es_commits) {
 		if (ts == 0)
 			ts = kenv_timestamp();

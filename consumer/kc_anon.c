@@ -73,23 +73,6 @@ kc_anon_bufsize_default(uint32_t ncpu)
 	return b;
 }
 
-/* "4m": a byte count as dtrace prints option sizes (exact multiples). */
-static void
-kc_anon_size_str(uint64_t v, char *buf, size_t len)
-{
-	static const char sfx[] = "kmgt";
-	int i = -1;
-
-	while (i < 3 && v != 0 && (v & 1023) == 0) {
-		v >>= 10;
-		i++;
-	}
-	if (i < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, sfx[i]);
-}
-
 int
 kc_region_lowered(const void *img, uint64_t len, const char *prog,
     FILE *err)
@@ -115,9 +98,9 @@ kc_region_lowered(const void *img, uint64_t len, const char *prog,
 	/* rgn_size_for() rounds the request up to 8 bytes, then pages */
 	if (h->rh_bufsize >= ((want + 7) & ~7ULL))
 		return 0;
-	kc_anon_size_str(h->rh_bufsize, got, sizeof (got));
-	kc_anon_size_str(want, asked, sizeof (asked));
-	kc_anon_size_str(h->rh_size, total, sizeof (total));
+	kc_size_str(h->rh_bufsize, got, sizeof (got));
+	kc_size_str(want, asked, sizeof (asked));
+	kc_size_str(h->rh_size, total, sizeof (total));
 	fprintf(err, "%s: buffer size lowered to %s (the %s region is divided among %u CPUs; the enabling asked for %s per CPU: kdt -A sized it for fewer CPUs or a smaller bufsize)\n",
 	    prog, got, total, h->rh_ncpu, asked);
 	return 1;

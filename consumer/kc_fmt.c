@@ -1110,3 +1110,19 @@ kc_fmt_error(FILE *err, const char *prog, const struct kc_fault *f)
 		fprintf(err, " at DIF offset %d", (int)f->kf_offset);
 	fputc('\n', err);
 }
+
+void
+kc_size_str(uint64_t v, char *buf, size_t len)
+{
+	static const char sfx[] = "kmgt";
+	int i = -1;
+
+	while (i < 3 && v != 0 && (v & 1023) == 0) {
+		v >>= 10;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, sfx[i]);
+}

@@ -259,4 +259,11 @@ struct kc_fault {
  */
 void kc_fmt_error(FILE *err, const char *prog, const struct kc_fault *f);
 
+/*
+ * "4m": a byte count as dtrace prints option sizes -- the largest of
+ * k, m, g, t that divides it exactly, else plain bytes ("buffer size
+ * lowered to 2m").
+ */
+void kc_size_str(uint64_t v, char *buf, size_t len);
+
 #endif /* KDT_KC_FMT_H */

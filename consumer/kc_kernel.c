@@ -64,6 +64,7 @@
 #include "common/kio.h"
 #include "consumer/kc_agg.h"
 #include "consumer/kc_engine.h"
+#include "consumer/kc_fmt.h"	/* kc_size_str */
 #include "consumer/kc_sess.h"
 #include "consumer/kc_sym.h"
 #include "consumer/kc_kernel.h"
@@ -342,23 +343,6 @@ kk_mirror(struct kk *k)
 	return 0;
 }
 
-/* "2m": a byte count as dtrace prints option sizes. */
-static void
-kk_size_str(uint64_t v, char *buf, size_t len)
-{
-	static const char sfx[] = "kmgt";
-	int i = -1;
-
-	while (i < 3 && v != 0 && (v & 1023) == 0) {
-		v >>= 10;
-		i++;
-	}
-	if (i < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, sfx[i]);
-}
-
 /*
  * What bufresize=auto lowered (kio.h, ken_resized), in dtrace's words;
  * on stderr, -q or not, as dtrace.
@@ -372,13 +356,13 @@ kk_resized(struct kk *k)
 	if (bufsize == DTRACEOPT_UNSET)
 		bufsize = KIO_BUFSIZE_DEFAULT;
 	if (k->kk_en.ken_resized & KIO_RS_BUF) {
-		kk_size_str(bufsize >> KIO_RS_BUFSHIFT(k->kk_en.ken_resized),
+		kc_size_str(bufsize >> KIO_RS_BUFSHIFT(k->kk_en.ken_resized),
 		    sz, sizeof (sz));
 		fprintf(k->kk_err, "%s: buffer size lowered to %s\n",
 		    k->kk_prog, sz);
 	}
 	if (k->kk_en.ken_resized & KIO_RS_AGG) {
-		kk_size_str(k->kk_en.ken_aggsize, sz, sizeof (sz));
+		kc_size_str(k->kk_en.ken_aggsize, sz, sizeof (sz));
 		fprintf(k->kk_err, "%s: aggregation size lowered to %s\n",
 		    k->kk_prog, sz);
 	}
