@@ -136,6 +136,10 @@ grep -aq 'KDUMP: service rc=0 ' "$work/serial.log" ||
     kv_fail "kdt-kdump-save start did not exit 0 in the capture kernel"
 grep -aq "KDUMP: log: kdt-kdump-save: saved the crashed kernel's kdt region ([0-9]* bytes) as /var/crash/[0-9]*/kdt-region.img" "$work/serial.log" ||
     kv_fail "the hook did not log that it saved the region beside the dump"
+# both hooks' copies are 0600: KASLR offset and kernel addresses
+n600=$(grep -acE '^KDUMP: ls: -rw------- .* kdt-region\.img' "$work/serial.log")
+[ "$n600" = 2 ] ||
+    kv_fail "kdt-region.img: $n600 of the 2 copies are mode 0600 (see the 'KDUMP: ls:' lines)"
 grep -aq 'KDUMP: log: .*saved vmcore in /var/crash/' "$work/serial.log" ||
     kv_fail "kdump-config savecore did not save the vmcore"
 grep -aq 'KDUMP: log: KDUMP: reboot -f' "$work/serial.log" ||
