@@ -447,6 +447,26 @@ agg_hash(uint32_t aggid, const uint8_t *key, uint32_t len)
 	return h;
 }
 
+/* Equal keys; the common integer sizes without a call to memcmp. */
+static int
+agg_key_eq(const void *a, const void *b, uint32_t n)
+{
+	uint64_t x8, y8;
+	uint32_t x4, y4;
+
+	if (n == 8) {
+		memcpy(&x8, a, 8);
+		memcpy(&y8, b, 8);
+		return x8 == y8;
+	}
+	if (n == 4) {
+		memcpy(&x4, a, 4);
+		memcpy(&y4, b, 4);
+		return x4 == y4;
+	}
+	return n == 0 || memcmp(a, b, n) == 0;
+}
+
 static struct agg_ent *
 agg_find(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
     uint32_t hash)
@@ -458,8 +478,7 @@ agg_find(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
 	while (off != 0) {
 		ae = (struct agg_ent *)(base + off);
 		if (ae->ae_hash == hash && ae->ae_aggid == ag->ag_id &&
-		    (ag->ag_keysize == 0 ||
-		    memcmp(ae + 1, key, ag->ag_keysize) == 0))
+		    agg_key_eq(ae + 1, key, ag->ag_keysize))
 			return ae;
 		off = ae->ae_next;
 	}

@@ -1213,7 +1213,11 @@ ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
 			if (!dif_fastpred_test(&es->es_fastpred[e], v))
 				continue;
 		}
-		if (sa->es_ag->ag_keysize != 0)
+		if (sa->es_ag->ag_keysize <= 8) {
+			/* one store, not a call (es_key_size is >= 8) */
+			v = 0;
+			memcpy(ec->ec_key, &v, 8);
+		} else
 			memset(ec->ec_key, 0, sa->es_ag->ag_keysize);
 		for (k = 0; k < sa->es_nkeys; k++) {
 			sv = &sa->es_key[k];

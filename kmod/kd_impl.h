@@ -389,7 +389,7 @@ void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry);
  * so the handler returns at once.  Inline: it is the whole cost of a
  * selective probe's typical firing.
  */
-static inline int
+static __always_inline int
 kd_gate_open(const struct kd_probe *kp, struct pt_regs *regs)
 {
 	const struct dif_fastpred *fp = kp->kp_gate1;
