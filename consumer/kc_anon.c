@@ -101,7 +101,7 @@ kc_region_lowered(const void *img, uint64_t len, const char *prog,
 	kc_size_str(h->rh_bufsize, got, sizeof (got));
 	kc_size_str(want, asked, sizeof (asked));
 	kc_size_str(h->rh_size, total, sizeof (total));
-	fprintf(err, "%s: buffer size lowered to %s (the %s region is divided among %u CPUs; the enabling asked for %s per CPU: kdt -A sized it for fewer CPUs or a smaller bufsize)\n",
+	fprintf(err, "%s: buffer size lowered to %s (the %s region is divided among %u CPUs; the enabling asked for %s per CPU: the region was sized for fewer CPUs or a smaller bufsize)\n",
 	    prog, got, total, h->rh_ncpu, asked);
 	return 1;
 }

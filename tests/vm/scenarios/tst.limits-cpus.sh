@@ -193,7 +193,7 @@ show cpus
 [ "$(cat "$r/cpus.rc")" = 0 ] || kv_fail "cpus: kdt -a exited $(cat "$r/cpus.rc")"
 lowered=$(grep -c 'buffer size lowered' "$r/cpus.err")
 [ "$lowered" = 1 ] || kv_fail "cpus: 'buffer size lowered' said $lowered times, want once"
-grep -Eqx 'kdt: buffer size lowered to [0-9]+[kmg]? \(the [0-9]+[kmg]? region is divided among 4 CPUs; the enabling asked for 4m per CPU: kdt -A sized it for fewer CPUs or a smaller bufsize\)' \
+grep -Eqx 'kdt: buffer size lowered to [0-9]+[kmg]? \(the [0-9]+[kmg]? region is divided among 4 CPUs; the enabling asked for 4m per CPU: the region was sized for fewer CPUs or a smaller bufsize\)' \
     "$r/cpus.err" || kv_fail "cpus: not the lowered message"
 per=$(sed -n 's/.*kdt: region initialised: 4 cpus, \(0x[0-9a-f]*\) buffer bytes per cpu.*/\1/p' "$work/serial.log")
 [ -n "$per" ] || kv_fail "cpus: kdt.ko did not log the region's layout for 4 CPUs"
