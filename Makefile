@@ -32,9 +32,18 @@ BASE_CFLAGS	:= -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter \
 CFLAGS		?= -O2
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=undefined
-LIBS		:= -lelf -lz $(shell pkg-config --libs libbpf 2>/dev/null) \
-		   -llzo2 -lsnappy -lzstd \
-		   -ldwarf	# consumer/kc_sym.c: source lines (libdwarf-dev)
+# libdwarf (consumer/kc_sym.c: source lines for kdt-extract --vmlinux) is
+# linked statically into the programs: they run in the test guests' own
+# Debian, dracut and package roots and on machines being debugged, and a
+# library needed only for one option of kdt-extract should not stop kdt
+# from starting where libdwarf1 is not installed.  It needs libelf and
+# zlib, which follow it.  kdt.so (a shared object; Debian's libdwarf.a is
+# not position-independent) links it dynamically: crash(8) runs on the
+# analysis machine, and the package depends on libdwarf1 through shlibs.
+LIBS_COMMON	:= -lelf -lz $(shell pkg-config --libs libbpf 2>/dev/null) \
+		   -llzo2 -lsnappy -lzstd
+LIBS		:= -l:libdwarf.a $(LIBS_COMMON)
+SO_LIBS		:= -ldwarf $(LIBS_COMMON)
 CHECK_LIBS	:= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # The crash(8) extension kdt.so (mdb-module/).  Only kdt.c includes crash's
@@ -126,7 +135,7 @@ crashext: $(B)/lib/kdt.so
 $(B)/lib/kdt.so: $(CRASH_GLUE) mdb-module/mdb.h $(B)/lib/libkdt-pic.a
 	@test -f $(CRASH_H) || { echo "kdt: $(CRASH_H) missing; run 'make deps'" >&2; exit 1; }
 	$(CC) -std=gnu11 -g -Wall -O2 -I. $(CRASH_CFLAGS) $(CRASH_LDFLAGS) \
-		-fvisibility=hidden $< -o $@ $(B)/lib/libkdt-pic.a $(LIBS)
+		-fvisibility=hidden $< -o $@ $(B)/lib/libkdt-pic.a $(SO_LIBS)
 
 $(B)/bin/kdt: consumer/kdt_main.c $(B)/lib/libkdt.a
 	@mkdir -p $(dir $@)

@@ -23,6 +23,7 @@
 #define EPERM		1
 #define ENOENT		2
 #define EIO		5
+#define ENXIO		6
 #define E2BIG		7
 #define EBADF		9
 #define EAGAIN		11
@@ -37,6 +38,7 @@
 #define ERANGE		34
 #define ENAMETOOLONG	36
 #define ENOSYS		38
+#define ELOOP		40
 #define ENODATA		61
 #define EPROTO		71
 #define EBADMSG		74
