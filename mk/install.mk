@@ -11,8 +11,9 @@
 #   LIBDIR/crash/extensions/kdt.so           crash(8)'s extension; with
 #                                            PREFIX=/usr crash's "extend
 #                                            kdt.so" finds it by name
-#   SRCDIR/kdt-VERSION/                      kdt.ko's sources (kmod/ and
-#                                            common/, flat, as kbuild wants
+#   SRCDIR/kdt-VERSION/                      kdt.ko's sources (kmod/,
+#                                            kmod/compat/ and common/,
+#                                            flat, as kbuild wants
 #                                            them) and dkms.conf: what DKMS
 #                                            builds for every kernel
 #   DATADIR/kdt/boot/                        the initramfs-tools hook and
@@ -57,7 +58,7 @@ INST_MAN4	:= $(wildcard man/*.4)
 INST_EXAMPLES	:= $(wildcard examples/*.d)
 INST_TOOLKIT	:= $(wildcard toolkit/*.d)
 # kdt.ko's sources as kbuild builds them (build/kmod's symlinks, as files).
-INST_KSRC	:= $(filter-out kmod/Kbuild,$(wildcard kmod/*.c kmod/*.h common/*.c common/*.h))
+INST_KSRC	:= $(filter-out kmod/Kbuild,$(wildcard kmod/*.c kmod/*.h kmod/compat/*.h common/*.c common/*.h))
 INST_DRACUT	:= $(wildcard boot/dracut/*)
 INST_ITOOLS	:= $(wildcard boot/initramfs-tools/*)
 

@@ -6,7 +6,8 @@
 #   - the files are the expected ones, at the usual places (the list
 #     below, written out here, not taken from the Makefile), and nothing
 #     else besides what `make install-list` names;
-#   - the DKMS source directory has every .c and .h of kmod/ and common/
+#   - the DKMS source directory has every .c and .h of kmod/, kmod/compat/
+#     and common/
 #     (what kbuild compiles: build/kmod's symlinks), the Kbuild, and a
 #     dkms.conf with VERSION and AUTOINSTALL="yes";
 #   - the installed kdt runs a BEGIN program in-process and its --help
@@ -72,10 +73,10 @@ diff -u --label installed --label install-list "$work/found" "$work/listed" ||
 echo "--- $(wc -l < "$work/found") files installed"
 
 # The DKMS sources: exactly what kbuild compiles.
-(cd "$KV_TOP" && ls kmod/*.[ch] common/*.[ch] | xargs -n1 basename | sort) > "$work/ksrc"
+(cd "$KV_TOP" && ls kmod/*.[ch] kmod/compat/*.h common/*.[ch] | xargs -n1 basename | sort) > "$work/ksrc"
 (cd "$d$p/src/kdt-$version" && ls *.[ch] | sort) > "$work/dsrc"
-diff -u --label 'kmod/ common/' --label "src/kdt-$version" "$work/ksrc" "$work/dsrc" ||
-    bad "the DKMS source directory is not kmod/ and common/"
+diff -u --label 'kmod/ kmod/compat/ common/' --label "src/kdt-$version" "$work/ksrc" "$work/dsrc" ||
+    bad "the DKMS source directory is not kmod/, kmod/compat/ and common/"
 conf="$d$p/src/kdt-$version/dkms.conf"
 grep -qx "PACKAGE_VERSION=\"$version\"" "$conf" || bad "dkms.conf: no PACKAGE_VERSION=\"$version\""
 grep -qx 'AUTOINSTALL="yes"' "$conf" || bad 'dkms.conf: no AUTOINSTALL="yes"'
