@@ -215,6 +215,17 @@ an_plan_kernels(struct an_plan *ap, FILE *out, FILE *err)
 		    ap->ap_root);
 		return -1;
 	}
+	/* dracut builds the initramfs (an_regen.c): its 90kdt must be there */
+	if ((ap->ap_ints & AN_INT_INITRAMFS_TOOLS) == 0 &&
+	    !an_dracut_installed(ap->ap_root,
+	    ap->ap_have_old ? &ap->ap_old : NULL)) {
+		char setup[AN_PATHMAX];
+
+		an_path(setup, sizeof (setup), ap->ap_root, AN_DRACUT_SETUP);
+		fprintf(err, "kdt: %s builds its initramfs with dracut, but kdt's dracut module is not installed (no %s, or only the copy an older kdt -A wrote): install kdt there with \"make install\" or its package, or use kdt -A -o DIR\n",
+		    ap->ap_root, setup);
+		return -1;
+	}
 	if (an_kernels_find(ap->ap_ao, ap->ap_ks, &ap->ap_nks, err) != 0)
 		return -1;
 	for (i = 0; i < ap->ap_nks; i++)
@@ -229,6 +240,9 @@ an_plan_kernels(struct an_plan *ap, FILE *out, FILE *err)
 	    (ap->ap_ints & AN_INT_GRUB_NODROPIN) ?
 	    " (GRUB without /etc/default/grub.d: see below)" :
 	    " (no GRUB: add the kernel words to the boot loader yourself)");
+	if ((ap->ap_ints & AN_INT_INITRAMFS_TOOLS) == 0)
+		fprintf(out, "  dracut module: %s (installed with kdt; it puts %s into the initramfs)\n",
+		    AN_DRACUT_DIR, AN_STATE_DIR);
 	return 0;
 }
 

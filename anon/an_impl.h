@@ -161,6 +161,13 @@ int an_run(const char *root, char *const argv[], FILE *err);
 
 #define AN_STATE_DIR	"/var/lib/kdt/anon"
 #define AN_MANIFEST	AN_STATE_DIR "/manifest"
+/*
+ * kdt's dracut module, installed with kdt ("make install", the package),
+ * not by kdt -A: it reads AN_STATE_DIR (boot/dracut/module-setup.sh).
+ * Older kdt -A wrote it there itself and listed it in the manifest.
+ */
+#define AN_DRACUT_DIR	"/usr/lib/dracut/modules.d/90kdt"
+#define AN_DRACUT_SETUP	AN_DRACUT_DIR "/module-setup.sh"
 #define AN_MAXFILES	64
 #define AN_MAXKERNELS	16
 
@@ -223,6 +230,13 @@ int an_regen(const char *root, uint32_t ints, char kvers[][64],
     uint32_t nk, int dry, FILE *out, FILE *err);
 
 /* ---- an_install.c ---- */
+
+/*
+ * Is kdt's own dracut module installed in root: AN_DRACUT_SETUP there and
+ * not the copy an older kdt -A wrote (the bytes "old" lists; NULL: no
+ * earlier install)?  1 yes, 0 no.
+ */
+int an_dracut_installed(const char *root, const struct an_manifest *old);
 
 /* The embedded text of boot/NAME (build/gen/an_texts.c). */
 const char *an_text(const char *name);

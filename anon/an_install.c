@@ -11,8 +11,18 @@
  *   /var/lib/kdt/anon/manifest                what was written (an_manifest.c)
  *   /etc/initramfs-tools/hooks/kdt            } initramfs-tools: copy the DOF
  *   /etc/initramfs-tools/scripts/init-top/00kdt } and kdt.ko in, load it first
- *   /usr/lib/dracut/modules.d/90kdt/...       the same for dracut
  *   /etc/default/grub.d/kdt.cfg               the kernel words (an_boot.c)
+ *
+ * dracut's side is kdt's module /usr/lib/dracut/modules.d/90kdt, which
+ * "make install" and the kdt package install (boot/dracut/): it reads the
+ * state below and does nothing without it, so on a dracut system kdt -A
+ * writes only the state and runs dracut -f.  kdt -A refuses a dracut root
+ * without that module (an_dracut_installed()), as the initramfs would
+ * carry nothing.  Older kdt -A wrote 90kdt itself and listed it in its
+ * manifest; replacing or removing such an install removes those files
+ * while they are still kdt -A's bytes, and once the installed module has
+ * replaced module-setup.sh leaves them, saying so, without counting it a
+ * failure (an_remove_files()).
  *
  * /var/lib is where a program keeps state that must survive reboots and
  * is not configuration (FHS 5.8); the files there are inputs of the
@@ -22,7 +32,7 @@
  * package update cannot change what an installed enabling boots with,
  * and it does not go under /lib/modules, where depmod and modprobe would
  * pick it up for ordinary boots.  The hook and boot-script texts are
- * boot/initramfs-tools/ and boot/dracut/, compiled into kdt
+ * boot/initramfs-tools/ and boot/kdump/, compiled into kdt
  * (build/gen/an_texts.c) so a copied kdt binary works alone.
  */
 #define _GNU_SOURCE
@@ -155,14 +165,6 @@ an_wlist_build(struct an_plan *ap, struct an_wlist *wl, FILE *err)
 	    "initramfs-tools/hook", 0755, err) != 0 ||
 	    an_wtext(wl, "/etc/initramfs-tools/scripts/init-top/00kdt",
 	    "initramfs-tools/init-top", 0755, err) != 0))
-		return -1;
-	if ((ap->ap_ints & AN_INT_DRACUT) &&
-	    (an_wtext(wl, "/usr/lib/dracut/modules.d/90kdt/module-setup.sh",
-	    "dracut/module-setup.sh", 0755, err) != 0 ||
-	    an_wtext(wl, "/usr/lib/dracut/modules.d/90kdt/kdt-load.sh",
-	    "dracut/kdt-load.sh", 0755, err) != 0 ||
-	    an_wtext(wl, "/usr/lib/dracut/modules.d/90kdt/kdt-load.service",
-	    "dracut/kdt-load.service", 0644, err) != 0))
 		return -1;
 	if ((ap->ap_ints & AN_INT_KDUMP_TOOLS) &&
 	    (an_wtext(wl, "/usr/lib/kdt/kdt-kdump-save",
@@ -336,7 +338,32 @@ an_rmdirs_up(char *path, size_t rlen)
 	}
 }
 
-/* Remove manifest files (owned, not in "keep"); rmdir emptied dirs. */
+int
+an_dracut_installed(const char *root, const struct an_manifest *old)
+{
+	char path[AN_PATHMAX], *buf;
+	size_t len;
+	uint32_t i, crc;
+	int theirs = 0;
+
+	an_path(path, sizeof (path), root, AN_DRACUT_SETUP);
+	if (an_file_read(path, &buf, &len) != 0)
+		return 0;
+	crc = kenv_crc32(buf, len);
+	free(buf);
+	for (i = 0; old != NULL && i < old->mn_nfiles; i++)
+		if (strcmp(old->mn_files[i].mf_path, AN_DRACUT_SETUP) == 0 &&
+		    old->mn_files[i].mf_size == len &&
+		    old->mn_files[i].mf_crc == crc)
+			theirs = 1;
+	return !theirs;
+}
+
+/*
+ * Remove manifest files (owned, not in "keep"); rmdir emptied dirs.  The
+ * 90kdt files of an older kdt -A stay once the installed module has
+ * replaced them (an_install.c's top comment).
+ */
 static int
 an_remove_files(const char *root, const struct an_manifest *mn,
     const struct an_wlist *keep, int dry, FILE *out, FILE *err)
@@ -344,7 +371,7 @@ an_remove_files(const char *root, const struct an_manifest *mn,
 	char path[AN_PATHMAX];
 	size_t rlen;
 	uint32_t i;
-	int own, rv = 0;
+	int own, rv = 0, dracut = an_dracut_installed(root, mn);
 
 	an_path(path, sizeof (path), root, "");
 	rlen = strlen(path);
@@ -357,6 +384,12 @@ an_remove_files(const char *root, const struct an_manifest *mn,
 		an_clear_temps(path, dry, out);
 		if (keep != NULL && an_in_list(keep, mf->mf_path))
 			continue;
+		if (dracut && strncmp(mf->mf_path, AN_DRACUT_DIR "/",
+		    sizeof (AN_DRACUT_DIR)) == 0) {
+			fprintf(out, "left in place: %s (now kdt's installed dracut module)\n",
+			    path);
+			continue;
+		}
 		own = an_owned_any(root, mn, mf->mf_path, err);
 		if (own < 0) {
 			fprintf(out, "already gone: %s\n", path);

@@ -61,8 +61,12 @@ an_integrations(const char *root)
 
 	if (an_exists(root, "/usr/share/initramfs-tools/init"))
 		ints |= AN_INT_INITRAMFS_TOOLS;
+	/*
+	 * dracut itself, not /usr/lib/dracut/modules.d: kdt's package and
+	 * make install put kdt's module there on every system.
+	 */
 	if (an_exists(root, "/usr/lib/dracut/dracut-functions.sh") ||
-	    an_exists(root, "/usr/lib/dracut/modules.d"))
+	    an_tool_find(root, "dracut", t, sizeof (t)))
 		ints |= AN_INT_DRACUT;
 	if (an_exists(root, "/etc/default/grub") ||
 	    an_tool_find(root, "update-grub", t, sizeof (t)) ||

@@ -17,7 +17,10 @@
 #                                            them) and dkms.conf: what DKMS
 #                                            builds for every kernel
 #   DATADIR/kdt/boot/                        the initramfs-tools hook and
-#                                            boot script, dracut's 90kdt
+#                                            boot script (reference copies)
+#   DRACUTMODDIR/90kdt/                      kdt's dracut module, live:
+#                                            module-setup.sh, kdt-load.sh,
+#                                            kdt-load.service (boot/dracut/)
 #   MANDIR/man1, man4                        kdt(1), kdt-extract(1),
 #                                            kdt-initrd(1), kdt.ko(4)
 #   DATADIR/bash-completion/completions/     kdt, kdt-extract
@@ -25,13 +28,18 @@
 #   DATADIR/kdt/toolkit/                     toolkit/*.d, the boot and panic
 #                                            scripts
 #
-# The boot texts are reference copies: kdt -A installs them itself (they
-# are compiled into kdt, build/gen/an_texts.c) into
-# /etc/initramfs-tools/ and /usr/lib/dracut/modules.d/90kdt/ when it
-# installs an enabling, and removes them with it, so they are in the live
-# hook directories exactly while an enabling is installed.  Installing
-# them there from here would make two owners of the same files (kdt -A's
-# manifest and this, or dpkg).
+# The initramfs-tools texts are reference copies: kdt -A installs them
+# itself (they are compiled into kdt, build/gen/an_texts.c) into
+# /etc/initramfs-tools/ when it installs an enabling, and removes them
+# with it.  Installing them there from here would make two owners of the
+# same files (kdt -A's manifest and this, or dpkg).  The dracut module is
+# the other way round: it is installed here, live, and kdt -A never
+# writes it; it puts the enabling into the initramfs only while kdt -A's
+# state (/var/lib/kdt/anon/anon.dof) exists and is silent otherwise
+# (boot/dracut/module-setup.sh).  DRACUTMODDIR does not follow PREFIX:
+# dracut reads modules only from its own directory, /usr/lib/dracut/
+# modules.d (pkg-config --variable=dracutmodulesdir dracut), so a
+# /usr/local install puts the module there too.
 #
 # The one version is the file VERSION; dkms.conf and debian/changelog's
 # top entry are written from it.  uninstall removes exactly the files
@@ -49,6 +57,7 @@ DOCDIR		?= $(DATADIR)/doc/kdt
 SRCDIR		?= $(PREFIX)/src
 CRASHEXTDIR	?= $(LIBDIR)/crash/extensions
 BASHCOMPDIR	?= $(DATADIR)/bash-completion/completions
+DRACUTMODDIR	?= /usr/lib/dracut/modules.d
 DKMSDIR		:= $(SRCDIR)/kdt-$(VERSION)
 INSTALL		?= install
 
@@ -59,14 +68,15 @@ INST_EXAMPLES	:= $(wildcard examples/*.d)
 INST_TOOLKIT	:= $(wildcard toolkit/*.d)
 # kdt.ko's sources as kbuild builds them (build/kmod's symlinks, as files).
 INST_KSRC	:= $(filter-out kmod/Kbuild,$(wildcard kmod/*.c kmod/*.h kmod/compat/*.h common/*.c common/*.h))
-INST_DRACUT	:= $(wildcard boot/dracut/*)
+INST_DRACUT	:= boot/dracut/module-setup.sh boot/dracut/kdt-load.sh \
+		   boot/dracut/kdt-load.service
 INST_ITOOLS	:= $(wildcard boot/initramfs-tools/*)
 
 INST_FILES	:= $(addprefix $(BINDIR)/,$(notdir $(INST_TOOLS))) \
 		   $(if $(CRASHEXT),$(CRASHEXTDIR)/kdt.so) \
 		   $(addprefix $(DKMSDIR)/,$(notdir $(INST_KSRC)) Kbuild dkms.conf) \
 		   $(addprefix $(DATADIR)/kdt/boot/initramfs-tools/,$(notdir $(INST_ITOOLS))) \
-		   $(addprefix $(DATADIR)/kdt/boot/dracut/90kdt/,$(notdir $(INST_DRACUT))) \
+		   $(addprefix $(DRACUTMODDIR)/90kdt/,$(notdir $(INST_DRACUT))) \
 		   $(addprefix $(MANDIR)/man1/,$(notdir $(INST_MAN1))) \
 		   $(addprefix $(MANDIR)/man4/,$(notdir $(INST_MAN4))) \
 		   $(BASHCOMPDIR)/kdt $(BASHCOMPDIR)/kdt-extract \
@@ -93,7 +103,7 @@ install: tools $(CRASHEXT) $(B)/dkms/dkms.conf
 install-files: $(B)/dkms/dkms.conf
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DKMSDIR) \
 		$(DESTDIR)$(DATADIR)/kdt/boot/initramfs-tools \
-		$(DESTDIR)$(DATADIR)/kdt/boot/dracut/90kdt \
+		$(DESTDIR)$(DRACUTMODDIR)/90kdt \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples \
 		$(DESTDIR)$(DATADIR)/kdt/toolkit
@@ -103,7 +113,9 @@ install-files: $(B)/dkms/dkms.conf
 	$(INSTALL) -m 644 $(INST_KSRC) $(B)/dkms/dkms.conf $(DESTDIR)$(DKMSDIR)/
 	$(INSTALL) -m 644 kmod/Kbuild $(DESTDIR)$(DKMSDIR)/Kbuild
 	$(INSTALL) -m 644 $(INST_ITOOLS) $(DESTDIR)$(DATADIR)/kdt/boot/initramfs-tools/
-	$(INSTALL) -m 644 $(INST_DRACUT) $(DESTDIR)$(DATADIR)/kdt/boot/dracut/90kdt/
+	$(INSTALL) -m 755 boot/dracut/module-setup.sh boot/dracut/kdt-load.sh \
+		$(DESTDIR)$(DRACUTMODDIR)/90kdt/
+	$(INSTALL) -m 644 boot/dracut/kdt-load.service $(DESTDIR)$(DRACUTMODDIR)/90kdt/
 	$(INSTALL) -m 644 $(INST_MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(INST_MAN4) $(DESTDIR)$(MANDIR)/man4/
 	$(INSTALL) -m 644 contrib/bash-completion/kdt $(DESTDIR)$(BASHCOMPDIR)/kdt
@@ -117,8 +129,7 @@ install-list:
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INST_FILES))
-	-rmdir $(DESTDIR)$(DKMSDIR) $(DESTDIR)$(DATADIR)/kdt/boot/dracut/90kdt \
-		$(DESTDIR)$(DATADIR)/kdt/boot/dracut \
+	-rmdir $(DESTDIR)$(DKMSDIR) $(DESTDIR)$(DRACUTMODDIR)/90kdt \
 		$(DESTDIR)$(DATADIR)/kdt/boot/initramfs-tools \
 		$(DESTDIR)$(DATADIR)/kdt/boot $(DESTDIR)$(DATADIR)/kdt/toolkit \
 		$(DESTDIR)$(DATADIR)/kdt \

@@ -1,9 +1,11 @@
 #!/bin/sh
-# kdt-load.sh: load kdt.ko first thing in a dracut initramfs (90kdt's
-# module-setup.sh explains where it runs).  Sourced as a dracut hook and
-# run by kdt-load.service, so it never calls exit.  The kdt.* words of the
-# kernel command line become kdt.ko's parameters; without them kdt.ko is
-# not loaded.  A failure is printed and the boot goes on.
+# kdt-load.sh: load kdt.ko first thing in a dracut initramfs; part of
+# kdt's dracut module 90kdt, installed with it by "make install" and the
+# kdt package (its module-setup.sh explains where this runs).  Sourced as
+# a dracut hook and run by kdt-load.service, so it never calls exit.  The
+# kdt.* words of the kernel command line become kdt.ko's parameters;
+# without them kdt.ko is not loaded.  A failure is printed and the boot
+# goes on.
 kdt_load() {
 	local w params=""
 

@@ -465,8 +465,7 @@ END_TEST
 START_TEST(test_texts)
 {
 	static const char *const names[] = { "initramfs-tools/hook",
-	    "initramfs-tools/init-top", "dracut/module-setup.sh",
-	    "dracut/kdt-load.sh", "dracut/kdt-load.service" };
+	    "initramfs-tools/init-top" };
 	char path[256], *f;
 	size_t i;
 
@@ -709,6 +708,130 @@ START_TEST(test_install_kdump)
 	    "kdump-tools-postinst") + 1, "kdump-tools-postinst") != NULL,
 	    "%s", calls);
 	free(calls);
+	t_sh("rm -rf %s%s", t_root, "");
+}
+END_TEST
+
+/*
+ * A dracut root (dracut-functions.sh and a stand-in dracut that records
+ * its call, no initramfs-tools).  The dracut module 90kdt is kdt's own
+ * ("make install" puts boot/dracut/ there): kdt -A refuses a root without
+ * it, writes only the state with it and runs dracut -f, and its removal
+ * leaves the module.  An older kdt -A wrote 90kdt itself and listed it in
+ * its manifest: while those are its bytes, kdt -A still refuses (they
+ * are not the installed module) and removal takes them; once the
+ * installed module replaced them, removal leaves them without a failure.
+ */
+static const char *const t_dracut[] = { "module-setup.sh", "kdt-load.sh",
+    "kdt-load.service" };
+
+/* Add 90kdt files with the bytes "text" to the root's manifest. */
+static void
+t_old_manifest(const char *text)
+{
+	struct an_manifest mn;
+	char path[256], *m;
+	FILE *err = t_err();
+	size_t i;
+
+	m = t_root_read("/var/lib/kdt/anon/manifest");
+	ck_assert_int_eq(an_manifest_parse(m, "manifest", &mn, err), 0);
+	free(m);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof (path), AN_DRACUT_DIR "/%s", t_dracut[i]);
+		ck_assert_int_eq(an_manifest_add(&mn, path, 0755, text,
+		    strlen(text), err), 0);
+	}
+	fclose(err);
+	m = an_manifest_format(&mn);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(an_file_write(t_path_in_root(AN_MANIFEST), m,
+	    strlen(m), 0644, stderr), 0);
+	free(m);
+}
+
+START_TEST(test_install_dracut)
+{
+	static char out[16384];
+	char *calls, *f, *m, rel[256];
+	size_t i;
+
+	t_fake_root();
+	t_sh("cd %s && rm -f usr/share/initramfs-tools/init usr/sbin/update-initramfs && "
+	    "mkdir -p usr/lib/dracut && touch usr/lib/dracut/dracut-functions.sh && "
+	    "printf '#!/bin/sh\necho \"dracut $*\" >> /calls\n' > usr/sbin/dracut && "
+	    "chmod +x usr/sbin/dracut%s", t_root, "");
+	/* no 90kdt: refused before anything is written */
+	ck_assert_int_eq(t_install("BEGIN { trace(1); }", 0, "kdt.ko", out,
+	    sizeof (out)), 1);
+	ck_assert_msg(strstr(t_errbuf, "builds its initramfs with dracut, but kdt's dracut module is not installed (no ") != NULL &&
+	    strstr(t_errbuf, AN_DRACUT_SETUP ", or only the copy an older kdt -A wrote)") != NULL,
+	    "%s", t_errbuf);
+	ck_assert(!t_exists("/var/lib/kdt"));
+	ck_assert(!t_exists("/calls"));
+	/* installed as make install does: kdt -A writes the state only */
+	t_sh("mkdir -p %s && cp boot/dracut/module-setup.sh "
+	    "boot/dracut/kdt-load.sh boot/dracut/kdt-load.service %s",
+	    t_path_in_root(AN_DRACUT_DIR), t_path_in_root(AN_DRACUT_DIR));
+	ck_assert_msg(t_install("BEGIN { trace(1); }", 0, "kdt.ko", out,
+	    sizeof (out)) == 0, "%s%s", out, t_errbuf);
+	ck_assert_msg(strstr(out, "integrations: dracut grub") != NULL &&
+	    strstr(out, "dracut module: " AN_DRACUT_DIR " (installed with kdt") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "modules.d/90kdt/") == NULL, "%s", out);
+	ck_assert(t_exists("/var/lib/kdt/anon/anon.dof"));
+	ck_assert(t_exists("/var/lib/kdt/anon/modules/" T_KVER "/kdt.ko"));
+	m = t_root_read(AN_MANIFEST);
+	ck_assert_msg(strstr(m, "dracut") == NULL, "%s", m);
+	free(m);
+	calls = t_root_read("/calls");
+	ck_assert_str_eq(calls, "dracut -f --kver " T_KVER "\nupdate-grub \n");
+	free(calls);
+	/* removal: the state goes, the module stays as installed */
+	ck_assert_msg(t_install(NULL, 0, "kdt.ko", out, sizeof (out)) == 0,
+	    "%s%s", out, t_errbuf);
+	ck_assert(!t_exists("/var/lib/kdt"));
+	for (i = 0; i < 3; i++) {
+		snprintf(rel, sizeof (rel), "boot/dracut/%s", t_dracut[i]);
+		f = t_read(rel);
+		snprintf(rel, sizeof (rel), AN_DRACUT_DIR "/%s", t_dracut[i]);
+		m = t_root_read(rel);
+		ck_assert_msg(strcmp(f, m) == 0, "%s changed", rel);
+		free(f);
+		free(m);
+	}
+	/* an older kdt -A's 90kdt, its bytes still there: refused, removed */
+	ck_assert_int_eq(t_install("BEGIN { trace(1); }", 0, "kdt.ko", out,
+	    sizeof (out)), 0);
+	t_old_manifest("# 90kdt of an older kdt -A\n");
+	t_sh("cd %s && for f in module-setup.sh kdt-load.sh kdt-load.service; do "
+	    "echo '# 90kdt of an older kdt -A' > %s/$f; done", t_root,
+	    t_path_in_root(AN_DRACUT_DIR));
+	ck_assert_int_eq(t_install("BEGIN { trace(2); }", 0, "kdt.ko", out,
+	    sizeof (out)), 1);
+	ck_assert_msg(strstr(t_errbuf, "or only the copy an older kdt -A wrote") != NULL,
+	    "%s", t_errbuf);
+	ck_assert_msg(t_install(NULL, 0, "kdt.ko", out, sizeof (out)) == 0,
+	    "%s%s", out, t_errbuf);
+	ck_assert(!t_exists(AN_DRACUT_SETUP));
+	ck_assert(!t_exists(AN_DRACUT_DIR));
+	ck_assert(!t_exists("/var/lib/kdt"));
+	/* ... and replaced by the installed module: left, exit status 0 */
+	t_sh("mkdir -p %s && cp boot/dracut/module-setup.sh "
+	    "boot/dracut/kdt-load.sh boot/dracut/kdt-load.service %s",
+	    t_path_in_root(AN_DRACUT_DIR), t_path_in_root(AN_DRACUT_DIR));
+	ck_assert_int_eq(t_install("BEGIN { trace(1); }", 0, "kdt.ko", out,
+	    sizeof (out)), 0);
+	t_old_manifest("# 90kdt of an older kdt -A\n");
+	ck_assert_msg(t_install(NULL, 0, "kdt.ko", out, sizeof (out)) == 0,
+	    "%s%s", out, t_errbuf);
+	ck_assert_msg(strstr(out, "left in place: ") != NULL &&
+	    strstr(out, AN_DRACUT_SETUP " (now kdt's installed dracut module)") != NULL,
+	    "%s", out);
+	ck_assert_str_eq(t_errbuf, "");
+	ck_assert(t_exists(AN_DRACUT_SETUP));
+	ck_assert(t_exists(AN_DRACUT_DIR "/kdt-load.sh"));
+	ck_assert(!t_exists("/var/lib/kdt"));
 	t_sh("rm -rf %s%s", t_root, "");
 }
 END_TEST
@@ -959,6 +1082,7 @@ anon_suite(void)
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_install_remove);
 	tcase_add_test(tc, test_install_kdump);
+	tcase_add_test(tc, test_install_dracut);
 	tcase_add_test(tc, test_install_refusals);
 	tcase_add_test(tc, test_install_killed);
 	tcase_add_test(tc, test_outdir);

@@ -3,12 +3,13 @@
  * source, the region locator and the whole tool, run in-process through
  * cd_extract_main().
  *
- * Each test writes a small synthetic ELF core file at run time (no binary
- * fixtures): an ELF64 header, PT_NOTE and PT_LOAD program headers, noise
- * memory, a real region made by the writer (common/rgn_write.c, through
- * kt_region.h) at physical address 0x10000000 holding a hand-built
- * one-ECB DOF (BEGIN, trace of a 64-bit value), and optionally a stale full copy of the region
- * at another address, which the locator must skip.  Broken inputs -- no
+ * Each test writes a small synthetic ELF core file at run time (kt_core.h,
+ * no binary fixtures): an ELF64 header, PT_NOTE and PT_LOAD program
+ * headers, noise memory, a real region made by the writer
+ * (common/rgn_write.c, through kt_region.h) at physical address
+ * 0x10000000 holding a hand-built one-ECB DOF (BEGIN, trace of a 64-bit
+ * value), and optionally a stale full copy of the region at another
+ * address, which the locator must skip.  Broken inputs -- no
  * region, a dump cut in the middle of the region, not ELF, a truncated
  * ELF header, an ELF that is not a core -- must give a clear message and
  * a non-zero status, never a crash (the build runs under ASan/UBSan).
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "kt_check.h"
+#include "kt_core.h"
 #include "kt_region.h"
 #include "crashdump/cd.h"
 
@@ -37,62 +39,16 @@ t_region(int64_t val)
 	return b;
 }
 
-/* ---- synthetic ELF cores ---- */
-
-struct t_seg {
-	uint64_t	ts_pa;
-	uint64_t	ts_size;
-	const uint8_t	*ts_data;
-};
+/* ---- synthetic ELF cores (kt_core.h) ---- */
 
 static char t_path[64];
 
-/* Write ehdr, a PT_NOTE, the PT_LOADs, then each segment's bytes. */
+/* A core of sg[0..n): a PT_NOTE, then the PT_LOADs, as /proc/vmcore. */
 static const char *
-t_write_core(const struct t_seg *sg, uint32_t n, uint16_t type)
+t_write_core(const struct kt_seg *sg, uint32_t n, uint16_t type)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph[8];
-	uint64_t off = sizeof (eh) + (n + 1) * sizeof (Elf64_Phdr) + 64;
-	uint32_t i;
-	FILE *f;
-	int fd;
-
 	snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-core-XXXXXX");
-	fd = mkstemp(t_path);
-	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
-	memset(&eh, 0, sizeof (eh));
-	memset(ph, 0, sizeof (ph));
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = type;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof (eh);
-	eh.e_ehsize = sizeof (eh);
-	eh.e_phentsize = sizeof (Elf64_Phdr);
-	eh.e_phnum = (uint16_t)(n + 1);
-	ph[0].p_type = PT_NOTE;
-	ph[0].p_offset = off - 64;
-	ph[0].p_filesz = 64;
-	for (i = 0; i < n; i++) {
-		ph[i + 1].p_type = PT_LOAD;
-		ph[i + 1].p_offset = off;
-		ph[i + 1].p_paddr = ph[i + 1].p_vaddr = sg[i].ts_pa;
-		ph[i + 1].p_filesz = ph[i + 1].p_memsz = sg[i].ts_size;
-		off += sg[i].ts_size;
-	}
-	fwrite(&eh, sizeof (eh), 1, f);
-	fwrite(ph, sizeof (Elf64_Phdr), n + 1, f);
-	for (i = 0; i < 64; i++)
-		fputc(0, f);
-	for (i = 0; i < n; i++)
-		fwrite(sg[i].ts_data, 1, sg[i].ts_size, f);
-	fclose(f);
-	return t_path;
+	return kt_core_temp(t_path, sg, n, type, KT_CORE_NOTE);
 }
 
 /* Low memory: pseudo-random noise, with a stale region copy if given. */
@@ -117,7 +73,7 @@ t_good_core(void)
 {
 	uint8_t *rg = t_region(42), *low = t_lowmem(rg);
 	uint8_t *hi = calloc(1, T_RSIZE * 2);
-	struct t_seg sg[2] = { { 0, T_LOW, low }, { T_RPHYS, T_RSIZE * 2,
+	struct kt_seg sg[2] = { { 0, T_LOW, low }, { T_RPHYS, T_RSIZE * 2,
 	    hi } };
 	const char *path;
 
@@ -180,7 +136,7 @@ END_TEST
 START_TEST(test_no_region)
 {
 	uint8_t *low = t_lowmem(NULL);
-	struct t_seg sg[1] = { { 0, T_LOW, low } };
+	struct kt_seg sg[1] = { { 0, T_LOW, low } };
 	const char *path = t_write_core(sg, 1, ET_CORE);
 	char out[4096], err[4096], want[512];
 
@@ -242,7 +198,7 @@ END_TEST
 START_TEST(test_elf_not_core_and_usage)
 {
 	uint8_t *low = t_lowmem(NULL);
-	struct t_seg sg[1] = { { 0, 4096, low } };
+	struct kt_seg sg[1] = { { 0, 4096, low } };
 	const char *path = t_write_core(sg, 1, ET_EXEC);
 	char out[4096], err[4096];
 

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "kt_check.h"
+#include "kt_core.h"
 #include "kt_region.h"
 #include "kdt_env.h"
 #include "crashdump/cd.h"
@@ -80,46 +81,25 @@ t_region(int other)
 }
 
 /*
- * An ELF vmcore "name": noise at phys 0, and at T_RPHYS "hi" (KT_RSIZE
- * bytes) when not NULL.
+ * An ELF vmcore "name" (PT_LOADs only, kt_core.h): noise at phys 0, and
+ * at T_RPHYS "hi" (KT_RSIZE bytes) when not NULL.
  */
 static void
 t_vmcore(const char *name, const uint8_t *hi)
 {
-	uint32_t n = hi != NULL ? 2 : 1, i, x = 777;
-	uint64_t off = sizeof (Elf64_Ehdr) + 2 * sizeof (Elf64_Phdr);
-	size_t total = off + T_LOW + (hi != NULL ? KT_RSIZE : 0);
-	uint8_t *f = calloc(1, total);
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)f;
-	Elf64_Phdr *ph = (Elf64_Phdr *)(eh + 1);
+	uint8_t *low = malloc(T_LOW);
+	struct kt_seg sg[2] = { { 0, T_LOW, low }, { T_RPHYS, KT_RSIZE, hi } };
+	char path[256];
+	uint32_t i, x = 777;
 
-	memcpy(eh->e_ident, ELFMAG, SELFMAG);
-	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
-	eh->e_ident[EI_VERSION] = EV_CURRENT;
-	eh->e_type = ET_CORE;
-	eh->e_machine = EM_X86_64;
-	eh->e_version = EV_CURRENT;
-	eh->e_phoff = sizeof (*eh);
-	eh->e_ehsize = sizeof (*eh);
-	eh->e_phentsize = sizeof (Elf64_Phdr);
-	eh->e_phnum = (uint16_t)n;
-	ph[0].p_type = PT_LOAD;
-	ph[0].p_offset = off;
-	ph[0].p_filesz = ph[0].p_memsz = T_LOW;
+	ck_assert_ptr_nonnull(low);
 	for (i = 0; i < T_LOW; i++) {
 		x = x * 1103515245 + 12345;
-		f[off + i] = (uint8_t)(x >> 16);
+		low[i] = (uint8_t)(x >> 16);
 	}
-	if (hi != NULL) {
-		ph[1].p_type = PT_LOAD;
-		ph[1].p_offset = off + T_LOW;
-		ph[1].p_paddr = ph[1].p_vaddr = T_RPHYS;
-		ph[1].p_filesz = ph[1].p_memsz = KT_RSIZE;
-		memcpy(f + off + T_LOW, hi, KT_RSIZE);
-	}
-	t_write(name, f, total);
-	free(f);
+	snprintf(path, sizeof (path), "%s/%s", t_dir, name);
+	kt_core_write(path, sg, hi != NULL ? 2 : 1, ET_CORE, 0);
+	free(low);
 }
 
 static void

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "kt_check.h"
+#include "kt_core.h"
 #include "kt_region.h"
 #include "crashdump/cd.h"
 #include "mdb-module/mdb.h"
@@ -103,44 +104,18 @@ t_mem_fini(struct t_mem *m)
 		free(m->tm_seg[i].ts_data);
 }
 
-/* The same memory as an ELF core (PT_LOADs, p_paddr = p_vaddr). */
+/* The same memory as an ELF core (PT_LOADs only, kt_core.h). */
 static void
 t_write_core(const struct t_mem *m, char *path)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	uint64_t off = sizeof (eh) + m->tm_nseg * sizeof (ph);
+	struct kt_seg sg[3];
 	uint32_t i;
-	FILE *f;
 
-	strcpy(path, "/tmp/kdt-test-mdb-XXXXXX");
-	f = fdopen(mkstemp(path), "w");
-	ck_assert_ptr_nonnull(f);
-	memset(&eh, 0, sizeof (eh));
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof (eh);
-	eh.e_ehsize = sizeof (eh);
-	eh.e_phentsize = sizeof (ph);
-	eh.e_phnum = (uint16_t)m->tm_nseg;
-	fwrite(&eh, sizeof (eh), 1, f);
-	for (i = 0; i < m->tm_nseg; i++) {
-		memset(&ph, 0, sizeof (ph));
-		ph.p_type = PT_LOAD;
-		ph.p_offset = off;
-		ph.p_vaddr = ph.p_paddr = m->tm_seg[i].ts_pa;
-		ph.p_filesz = ph.p_memsz = m->tm_seg[i].ts_size;
-		fwrite(&ph, sizeof (ph), 1, f);
-		off += m->tm_seg[i].ts_size;
-	}
 	for (i = 0; i < m->tm_nseg; i++)
-		fwrite(m->tm_seg[i].ts_data, 1, m->tm_seg[i].ts_size, f);
-	ck_assert_int_eq(fclose(f), 0);
+		sg[i] = (struct kt_seg){ m->tm_seg[i].ts_pa,
+		    m->tm_seg[i].ts_size, m->tm_seg[i].ts_data };
+	strcpy(path, "/tmp/kdt-test-mdb-XXXXXX");
+	kt_core_temp(path, sg, m->tm_nseg, ET_CORE, 0);
 }
 
 struct t_res {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kt_check.h"
+#include "kt_core.h"
 #include "kt_region.h"
 #include "crashdump/cd.h"
 #include "mdb-module/mdb.h"
@@ -315,45 +316,14 @@ END_TEST
 
 static char t_path[64];
 
+/* mem (T_MEM bytes at phys 0) as a vmcore: a PT_NOTE and one PT_LOAD. */
 static const char *
 t_core(const uint8_t *mem)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph[2];
-	uint64_t off = sizeof (eh) + 2 * sizeof (Elf64_Phdr) + 64;
-	FILE *f;
-	int fd, i;
+	struct kt_seg sg = { 0, T_MEM, mem };
 
 	snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-plcore-XXXXXX");
-	fd = mkstemp(t_path);
-	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
-	memset(&eh, 0, sizeof (eh));
-	memset(ph, 0, sizeof (ph));
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof (eh);
-	eh.e_ehsize = sizeof (eh);
-	eh.e_phentsize = sizeof (Elf64_Phdr);
-	eh.e_phnum = 2;
-	ph[0].p_type = PT_NOTE;
-	ph[0].p_offset = off - 64;
-	ph[0].p_filesz = 64;
-	ph[1].p_type = PT_LOAD;
-	ph[1].p_offset = off;
-	ph[1].p_filesz = ph[1].p_memsz = T_MEM;
-	fwrite(&eh, sizeof (eh), 1, f);
-	fwrite(ph, sizeof (ph), 1, f);
-	for (i = 0; i < 64; i++)
-		fputc(0, f);
-	fwrite(mem, 1, T_MEM, f);
-	fclose(f);
-	return t_path;
+	return kt_core_temp(t_path, &sg, 1, ET_CORE, KT_CORE_NOTE);
 }
 
 static int

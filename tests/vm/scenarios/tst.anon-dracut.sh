@@ -3,14 +3,16 @@
 # tst.anon-dracut: kdt -A on a root whose initramfs is dracut's (issue 5).
 # A Debian 12 root with dracut instead of initramfs-tools and the pinned
 # kernel (tst.anon-dracut.mkroot; cached in /var/cache/kdt) is copied for
-# this run; on the host,
+# this run, and kdt is installed into it with `make install DESTDIR=STAGE`
+# (the tools under /usr/local, kdt's dracut module 90kdt, boot/dracut/,
+# under /usr/lib/dracut/modules.d); on the host,
 #
 #   kdt -A -s tst.anon-dracut.d --root STAGE --module build/kmod/kdt.ko
 #
-# installs 90kdt (boot/dracut/) and runs `chroot STAGE dracut -f --kver
-# KVER` -- inside a private mount namespace with /proc, /sys and /dev
-# mounted in the stage, as tests/vm/mkdebian runs apt, so nothing stays
-# mounted.  The root has no GRUB, so kdt -A exits 1 with one "NOT done"
+# writes the enabling's state (/var/lib/kdt/anon) and runs `chroot STAGE
+# dracut -f --kver KVER`, whose 90kdt puts it into the initramfs -- inside
+# a private mount namespace with /proc, /sys and /dev mounted in the
+# stage, as tests/vm/mkdebian runs apt, so nothing stays mounted.  The root has no GRUB, so kdt -A exits 1 with one "NOT done"
 # line giving the kernel words (also in /var/lib/kdt/anon/cmdline).  Then
 # QEMU boots the stage's kernel and new initramfs directly (-kernel/-initrd:
 # GRUB is tst.anon-grub's and tst.anon-debian's) from an ext4 image of the
@@ -20,8 +22,13 @@
 # /proc/iomem (what --root does: it installs for this machine), so the
 # guest gets RAM there.  Judged here:
 #
-#   - kdt -A ran dracut -f in the root with exit 0; the new initramfs
-#     (lsinitrd) carries kdt.ko, the DOF, kdt-load.sh and the cmdline hook;
+#   - kdt -A ran dracut -f in the root with exit 0 and wrote nothing under
+#     /usr/lib/dracut; the new initramfs (lsinitrd) carries kdt.ko, the
+#     DOF, kdt-load.sh and the cmdline hook;
+#   - once the guest's disk image and initramfs are made, `kdt -A --root
+#     STAGE` with no program removes the state, leaves 90kdt, and exits
+#     0; its dracut -f says nothing of kdt (the module is silent without
+#     an enabling) and the initramfs it makes has no kdt.ko, DOF or hook;
 #   - the guest booted with kdt.anon=1 and had kdt.ko loaded (by the
 #     cmdline hook: the root has no systemd, so dracut's initramfs is the
 #     shell one and kdt-load.service is not in it);
@@ -30,9 +37,10 @@
 #     masked, sorted), and those are exactly the modules lsmod shows
 #     besides kdt: every module was loaded after kdt.ko, none before.
 #
-# Measured on the loaded 2-core host: ~45 s (copy + kdt -A with dracut
-# 10 s, image 6 s, boot to power-off 30 s); the first run on a clean
-# machine also builds the root tree (~1 min, then cached).
+# Measured on the loaded 2-core host: ~90 s (copy, make install and kdt -A
+# with dracut 27 s, image 11 s, the removal with dracut 19 s, boot to
+# power-off 32 s), 150 s when the host is busiest; the first run on a
+# clean machine also builds the root tree (~1 min, then cached).
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -73,19 +81,32 @@ for d in etc boot var; do
 	rm -rf "${stage:?}/$d"
 	cp -a "$rootfs/$d" "$stage/$d" || kv_fail "cp -a $rootfs/$d failed"
 done
-install -D -m 755 "$KV_KDT" "$stage/usr/local/sbin/kdt"
+make -s -C "$KV_TOP" install DESTDIR="$stage" > "$work/install.out" 2>&1 ||
+    kv_fail "make install DESTDIR=$stage failed: $(tail -5 "$work/install.out")"
+dm=/usr/lib/dracut/modules.d/90kdt
+for f in module-setup.sh kdt-load.sh kdt-load.service; do
+	[ -f "$stage$dm/$f" ] || kv_fail "make install did not write $dm/$f"
+done
+[ -x "$stage/usr/local/bin/kdt" ] || kv_fail "make install did not write /usr/local/bin/kdt"
 install -D -m 755 "$here/tst.anon-dracut.init" "$stage/sbin/kdt-test-init"
+
+# Run "$@" with the stage's /proc, /sys and /dev mounted, in a private
+# mount namespace (nothing stays mounted).
+in_stage()
+{
+	unshare --mount --propagation private sh -c '
+		stage=$1
+		shift
+		mount -t proc proc "$stage/proc" &&
+		mount -t sysfs sysfs "$stage/sys" &&
+		mount --bind /dev "$stage/dev" &&
+		exec "$@"
+	' sh "$stage" "$@"
+}
 
 # ---- kdt -A --root, dracut -f in the chroot
 st=0
-unshare --mount --propagation private sh -c '
-	stage=$1
-	shift
-	mount -t proc proc "$stage/proc" &&
-	mount -t sysfs sysfs "$stage/sys" &&
-	mount --bind /dev "$stage/dev" &&
-	exec "$@"
-' sh "$stage" "$KV_KDT" -A -s "$here/tst.anon-dracut.d" --root "$stage" \
+in_stage "$KV_KDT" -A -s "$here/tst.anon-dracut.d" --root "$stage" \
     --module "$KV_KMOD" --btf="$KV_TOP/build/kernel/vmlinux" \
     > "$work/A.stdout" 2> "$work/A.stderr" || st=$?
 t2=$(date +%s)
@@ -99,6 +120,10 @@ grep -v '^dracut: ' "$work/A.stdout" "$work/A.stderr" || true
     kv_fail "kdt -A: want exactly one NOT done line, the one about GRUB"
 grep -q "^ran: chroot $stage dracut -f --kver $KVER: exit status 0" "$work/A.stdout" ||
     kv_fail "kdt -A did not run dracut -f --kver $KVER in the root successfully"
+! grep -q "^wrote: .*/usr/lib/dracut" "$work/A.stdout" ||
+    bad "kdt -A wrote into /usr/lib/dracut: $(grep "^wrote: .*/usr/lib/dracut" "$work/A.stdout")"
+grep -q "Including module: kdt " "$work/A.stdout" "$work/A.stderr" ||
+    bad "dracut did not include the module kdt (no 'Including module: kdt')"
 for w in 90kdt dracut; do
 	grep -qF -- "$w" "$work/A.stdout" || bad "kdt -A's plan on stdout does not name $w"
 done
@@ -136,8 +161,38 @@ du=$(du -sm "$stage" | cut -f1)
 mke2fs -q -t ext4 -L kdt-dracut -d "$stage" "$work/disk.img" "$((du + 128))M" ||
     kv_fail "mke2fs -d $stage failed"
 cp "$stage/boot/vmlinuz-$KVER" "$initrd" "$work/"
-rm -rf --one-file-system "$stage"
 t3=$(date +%s)
+
+# ---- kdt -A --root with no program: the state goes, 90kdt stays silent
+st=0
+in_stage "$KV_KDT" -A --root "$stage" > "$work/R.stdout" 2> "$work/R.stderr" || st=$?
+echo "--- kdt -A --root (remove): exit $st"
+grep -v '^dracut: ' "$work/R.stdout" "$work/R.stderr" || true
+[ "$st" = 0 ] || bad "kdt -A --root $stage (remove) exited $st, want 0"
+grep -q "^ran: chroot $stage dracut -f --kver $KVER: exit status 0" "$work/R.stdout" ||
+    bad "the removal did not run dracut -f --kver $KVER in the root successfully"
+[ ! -e "$stage/var/lib/kdt/anon" ] || bad "the removal left /var/lib/kdt/anon"
+for f in module-setup.sh kdt-load.sh kdt-load.service; do
+	cmp -s "$stage$dm/$f" "$KV_TOP/boot/dracut/$f" ||
+	    bad "the removal changed or removed the installed $dm/$f"
+done
+# dracut's words about the module: its "Including module: kdt" and
+# module-setup.sh's dwarn "kdt: ..." lines.
+dk='Including module: kdt |dracut[^ ]*: kdt: |90kdt|module-setup'
+! grep -Eq "$dk" "$work/R.stdout" "$work/R.stderr" ||
+    bad "dracut spoke of kdt without an enabling: $(grep -Eh "$dk" "$work/R.stdout" "$work/R.stderr" | head -3)"
+if chroot "$stage" lsinitrd "/boot/initrd.img-$KVER" > "$work/lsinitrd.R" 2>&1; then
+	grep -q "lib/modules/$KVER/" "$work/lsinitrd.R" ||
+	    bad "lsinitrd after the removal lists no kernel modules (not an initramfs?)"
+	for e in lib/modules/kdt.ko lib/firmware/kdt lib/kdt/kdt-load.sh kdt-load; do
+		! grep -q -- "$e" "$work/lsinitrd.R" ||
+		    bad "the initramfs without an enabling still has $e"
+	done
+else
+	bad "lsinitrd after the removal failed: $(tail -3 "$work/lsinitrd.R")"
+fi
+rm -rf --one-file-system "$stage"
+t3r=$(date +%s)
 qst=0
 timeout 240 qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp 2 \
     -display none -monitor none -no-reboot -serial "file:$work/serial.log" \
@@ -153,7 +208,8 @@ echo "--- timing"
 echo "root tree (cached unless the first run): $((t1 - t0)) s"
 echo "copy, kdt -A --root with dracut -f: $((t2 - t1)) s"
 echo "image: $((t3 - t2)) s"
-echo "boot to power-off: $((t4 - t3)) s"
+echo "kdt -A --root (remove) with dracut -f: $((t3r - t3)) s"
+echo "boot to power-off: $((t4 - t3r)) s"
 
 con="$work/console"
 tr -d '\r' < "$work/serial.log" > "$con"

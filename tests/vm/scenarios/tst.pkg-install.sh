@@ -5,7 +5,9 @@
 #
 #   - the files are the expected ones, at the usual places (the list
 #     below, written out here, not taken from the Makefile), and nothing
-#     else besides what `make install-list` names;
+#     else besides what `make install-list` names; dracut's module 90kdt
+#     goes to /usr/lib/dracut/modules.d whatever PREFIX is (dracut looks
+#     nowhere else), with its scripts executable;
 #   - the DKMS source directory has every .c and .h of kmod/, kmod/compat/
 #     and common/
 #     (what kbuild compiles: build/kmod's symlinks), the Kbuild, and a
@@ -51,9 +53,6 @@ want=(
 	"src/kdt-$version/kd_main.c" "src/kdt-$version/kd_impl.h"
 	"src/kdt-$version/rgn_write.c" "src/kdt-$version/kdt_env_kernel.h"
 	share/kdt/boot/initramfs-tools/hook share/kdt/boot/initramfs-tools/init-top
-	share/kdt/boot/dracut/90kdt/module-setup.sh
-	share/kdt/boot/dracut/90kdt/kdt-load.sh
-	share/kdt/boot/dracut/90kdt/kdt-load.service
 	share/man/man1/kdt.1 share/man/man1/kdt-extract.1
 	share/man/man1/kdt-initrd.1 share/man/man4/kdt.ko.4
 	share/bash-completion/completions/kdt
@@ -65,6 +64,14 @@ want=(
 for f in "${want[@]}"; do
 	[ -e "$d$p/$f" ] || bad "make install did not write $p/$f"
 done
+# dracut's module directory is dracut's, whatever PREFIX is.
+dm=/usr/lib/dracut/modules.d/90kdt
+for f in module-setup.sh kdt-load.sh kdt-load.service; do
+	cmp -s "$d$dm/$f" "$KV_TOP/boot/dracut/$f" ||
+	    bad "make install did not write $dm/$f as boot/dracut/$f"
+done
+[ -x "$d$dm/module-setup.sh" ] && [ -x "$d$dm/kdt-load.sh" ] ||
+    bad "$dm/module-setup.sh and kdt-load.sh are not executable"
 [ -x "$d$p/bin/kdt" ] || bad "$p/bin/kdt is not executable"
 (cd "$d" && find . ! -type d | sed 's|^\.||' | sort) > "$work/found"
 make -s -C "$KV_TOP" install-list DESTDIR="$d" | sort > "$work/listed"
