@@ -12,16 +12,22 @@
  *             --merge or a timeline needs it (kc_print.c's --merge rule);
  *             each record decoded to its text by kc_dec_record(); the
  *             aggregation buffers merged across CPUs into x_ents
- *   slices    entry/return-style pairs into x_slices (time order)
+ *   slices    entry/return-style pairs into x_slices (time order);
+ *             for Perfetto and HTML also the uncommitted speculations'
+ *             records (rgn_walk_spec, decoded like the principal ones)
+ *             into x_specs and, with --vars, kc_vars.c's variable lines
+ *             (text and JSON); the JSON writer has kc_vars.c print its
+ *             own objects
  *   write     kc_x_json(), kc_x_perfetto() or kc_x_html()
  *
  * Memory: the records stay in the image; per record one struct kc_x_rec
  * plus its decoded text.  Function groups, in file order, each under a
  * banner: helpers (escaping, growing arrays), collect, aggregations,
- * typed items, slices, problems (drop and error counts), JSON lines,
- * Perfetto, HTML, entry point.  Text from the image (strings, probe
- * names, the kernel release) is escaped for JSON or HTML everywhere it
- * is written: a dump is untrusted input.
+ * typed items, slices, problems (drop and error counts), JSON lines
+ * (with the speculation and variable collection before its last
+ * functions), Perfetto, HTML, entry point.  Text from the image
+ * (strings, probe names, the kernel release) is escaped for JSON or HTML
+ * everywhere it is written: a dump is untrusted input.
  */
 #define _GNU_SOURCE		/* qsort_r */
 #include <stdlib.h>
@@ -70,6 +76,16 @@ struct kc_x_slice {
 	char		xs_name[KC_X_NAMELEN];
 };
 
+/* One record of an uncommitted speculation (Perfetto, HTML). */
+struct kc_x_spec {
+	uint32_t	xp_id;
+	uint32_t	xp_cpu;
+	uint32_t	xp_kind;	/* RGN_SPEC_* */
+	uint32_t	xp_epid;
+	uint64_t	xp_ts;
+	char		*xp_text;	/* as printed after commit() */
+};
+
 /* One merged aggregation entry: variable, key, value. */
 struct kc_x_ent {
 	uint32_t	xe_varid;
@@ -98,6 +114,11 @@ struct kc_x {
 	uint64_t	x_nslices, x_capslices;
 	struct kc_x_ent	*x_ents;
 	uint64_t	x_nents, x_capents;
+	struct kc_x_spec *x_specs;	/* Perfetto, HTML */
+	uint64_t	x_nspecs, x_capspecs;
+	uint32_t	x_speckind;	/* of the buffer being walked */
+	char		*x_vtext;	/* --vars: kc_vars.h text lines */
+	char		*x_vjson;	/* ... and its JSON objects, 1:1 */
 	uint64_t	x_lastts;	/* of the cpu being walked */
 	uint32_t	x_walkcpu;
 	uint64_t	x_tsmin, x_tsmax;
@@ -1203,6 +1224,125 @@ kc_x_printa(const struct kc_x *x, uint32_t varid)
 	return t;
 }
 
+/* ---- speculations and variables for Perfetto and HTML ---- */
+
+static int
+kc_x_spbuf(void *arg, uint32_t id, uint32_t cpu, uint32_t kind,
+    uint64_t used)
+{
+	((struct kc_x *)arg)->x_speckind = kind;
+	return 0;
+}
+
+/* One speculative record: decoded as the principal records are. */
+static int
+kc_x_sprec(void *arg, uint32_t id, uint32_t cpu, const struct rgn_rec *rec,
+    const uint8_t *payload, uint64_t off)
+{
+	struct kc_x *x = arg;
+	struct kc_x_spec *sp;
+	size_t tl;
+	FILE *m;
+
+	if (kc_x_grow((void **)&x->x_specs, &x->x_capspecs, x->x_nspecs,
+	    sizeof (*x->x_specs)) != 0)
+		return 0;
+	sp = &x->x_specs[x->x_nspecs];
+	memset(sp, 0, sizeof (*sp));
+	if ((m = open_memstream(&sp->xp_text, &tl)) == NULL)
+		return 0;
+	kc_dec_record(x->x_dec, cpu, rec, payload,
+	    kc_dec_consumed(x->x_dec, cpu), m, x->x_err);
+	fclose(m);
+	sp->xp_id = id;
+	sp->xp_cpu = cpu;
+	sp->xp_kind = x->x_speckind;
+	sp->xp_epid = rec->rr_epid;
+	sp->xp_ts = rec->rr_timestamp;
+	x->x_nspecs++;
+	return 0;
+}
+
+/* Damage: the messages kc_vars.c gives in text and JSON mode. */
+static int
+kc_x_spbad(void *arg, uint32_t id, uint32_t cpu, uint64_t off,
+    const char *what)
+{
+	struct kc_x *x = arg;
+
+	if (id == 0)
+		fprintf(x->x_err, "%s: %s: speculation area left out: %s\n",
+		    x->x_prog, x->x_input, what);
+	else
+		fprintf(x->x_err, "%s: %s: speculation %u, cpu %u: buffer offset 0x%llx: %s\n",
+		    x->x_prog, x->x_input, id, cpu,
+		    (unsigned long long)off, what);
+	return 0;
+}
+
+/*
+ * The speculations into x_specs and, with --vars, the variables as
+ * kc_vars.c prints them: its text lines (x_vtext) and its JSON objects
+ * (x_vjson), both sorted the same way, so line i of one is line i of the
+ * other.  Damage is reported once, by the text pass.
+ */
+static void
+kc_x_specvars(struct kc_x *x)
+{
+	struct rgn_spec_cb cb = { kc_x_spbuf, kc_x_sprec, kc_x_spbad, x };
+	struct kc_vars_io vio = { x->x_prog, x->x_input, NULL, x->x_err, 0 };
+	struct kdt_err ke;
+	char *junk = NULL;
+	size_t tl, jl;
+	FILE *m, *e;
+
+	(void) rgn_walk_spec(&x->x_v, &cb, &ke);
+	if ((x->x_flags & KC_F_VARS) == 0)
+		return;
+	if ((m = open_memstream(&x->x_vtext, &tl)) == NULL)
+		return;
+	vio.vi_out = m;
+	(void) kc_region_vars(&x->x_v, x->x_den, &vio);
+	fclose(m);
+	if ((m = open_memstream(&x->x_vjson, &jl)) == NULL)
+		return;
+	if ((e = open_memstream(&junk, &jl)) == NULL) {
+		fclose(m);
+		return;
+	}
+	vio.vi_out = m;
+	vio.vi_err = e;
+	vio.vi_json = 1;
+	(void) kc_region_vars(&x->x_v, x->x_den, &vio);
+	fclose(m);
+	fclose(e);
+	free(junk);
+}
+
+/* The next line of *p (without its newline), or NULL at the end. */
+static char *
+kc_x_line(char **p)
+{
+	char *l = *p, *nl;
+
+	while (l != NULL && *l == '\n')	/* the text form's blank line */
+		l++;
+	if (l == NULL || *l == '\0')
+		return NULL;
+	if ((nl = strchr(l, '\n')) != NULL) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else
+		*p = l + strlen(l);
+	return l;
+}
+
+static const char *
+kc_x_specstate(uint32_t kind)
+{
+	return kind == RGN_SPEC_UNCOMMITTED ? "uncommitted" : "committing";
+}
+
 /* Uncommitted speculations and, with --vars, the variables (kc_vars.c). */
 static void
 kc_x_json_specvars(struct kc_x *x)
@@ -1511,6 +1651,58 @@ kc_x_pf_counter(FILE *f, const struct kc_x *x, uint32_t varid, uint64_t ts,
 	free(v);
 }
 
+/*
+ * Uncommitted speculations: an instant per record on its cpu's track
+ * (category "speculation"), named "speculation ID (STATE)", args {"id",
+ * "state", "probe", "text"}.
+ */
+static void
+kc_x_pf_specs(FILE *f, const struct kc_x *x, int *first)
+{
+	const struct kc_x_spec *sp;
+	char pd[512], name[64];
+	uint64_t i;
+
+	for (i = 0; i < x->x_nspecs; i++) {
+		sp = &x->x_specs[i];
+		kc_x_pdesc(kc_x_probe(x, sp->xp_epid, NULL), pd, sizeof (pd));
+		snprintf(name, sizeof (name), "speculation %u (%s)", sp->xp_id,
+		    kc_x_specstate(sp->xp_kind));
+		kc_x_ev(f, first, "i");
+		fprintf(f, ",\"s\":\"t\",\"tid\":%u,\"cat\":\"speculation\",\"ts\":",
+		    sp->xp_cpu + 1);
+		kc_x_us(f, sp->xp_ts);
+		fputs(",\"name\":", f);
+		kc_x_jstr(f, name);
+		fprintf(f, ",\"args\":{\"id\":%u,\"state\":\"%s\",\"probe\":",
+		    sp->xp_id, kc_x_specstate(sp->xp_kind));
+		kc_x_jstr(f, pd);
+		fputs(",\"text\":", f);
+		kc_x_jstr(f, sp->xp_text != NULL ? sp->xp_text : "");
+		fputs("}}", f);
+	}
+}
+
+/*
+ * --vars: a global instant per variable at the newest record's time
+ * (category "variable"), named by its text line (kc_vars.h), args
+ * {"variable": its JSON object}.
+ */
+static void
+kc_x_pf_vars(FILE *f, struct kc_x *x, int *first)
+{
+	char *tp = x->x_vtext, *jp = x->x_vjson, *t, *j;
+
+	while ((t = kc_x_line(&tp)) != NULL && (j = kc_x_line(&jp)) != NULL) {
+		kc_x_ev(f, first, "i");
+		fputs(",\"s\":\"g\",\"cat\":\"variable\",\"ts\":", f);
+		kc_x_us(f, x->x_tsmax);
+		fputs(",\"name\":", f);
+		kc_x_jstr(f, t);
+		fprintf(f, ",\"args\":{\"variable\":%s}}", j);
+	}
+}
+
 /* Global instants for drops, error counts and torn records. */
 static void
 kc_x_pf_problems(FILE *f, const struct kc_x *x, int *first)
@@ -1576,6 +1768,7 @@ kc_x_perfetto(struct kc_x *x)
 	}
 	kc_x_pf_slices(f, x, &first);
 	kc_x_pf_recs(f, x, &first);
+	kc_x_pf_specs(f, x, &first);
 	for (i = 0; i < x->x_nents; i++) {
 		if (x->x_ents[i].xe_varid == last)
 			continue;
@@ -1583,6 +1776,7 @@ kc_x_perfetto(struct kc_x *x)
 		kc_x_pf_counter(f, x, last, x->x_tsmin, 1, &first);
 		kc_x_pf_counter(f, x, last, x->x_tsmax, 0, &first);
 	}
+	kc_x_pf_vars(f, x, &first);
 	kc_x_pf_problems(f, x, &first);
 	fputs("\n]}\n", f);
 }
@@ -1603,8 +1797,8 @@ static const char kc_x_css[] =
     ".slice{stroke:#333;stroke-width:.5}.unfinished{stroke:#c00;stroke-width:1.5}"
     ".axis{stroke:#999}.bar{fill:#4a7fc1}.hbar{fill:#5a9e5a}"
     "div.agg{margin:12px 0;padding:8px;border:1px solid #ddd}"
-    "table#kdt-records,table#kdt-slices{border-collapse:collapse;font:12px monospace}"
-    "table#kdt-records td,table#kdt-slices td{border-bottom:1px solid #eee;padding:1px 6px;white-space:pre}"
+    "table#kdt-records,table#kdt-slices,table#kdt-speculations,table#kdt-variables{border-collapse:collapse;font:12px monospace}"
+    "table#kdt-records td,table#kdt-slices td,table#kdt-speculations td,table#kdt-variables td{border-bottom:1px solid #eee;padding:1px 6px;white-space:pre}"
     "pre{background:#f8f8f8;padding:6px;overflow:auto}";
 
 static double
@@ -1907,6 +2101,66 @@ kc_x_html_aggs(FILE *f, const struct kc_x *x)
 	}
 }
 
+/* Uncommitted speculations: one row per record (table#kdt-speculations). */
+static void
+kc_x_html_specs(FILE *f, const struct kc_x *x)
+{
+	const struct kc_x_spec *sp;
+	char pd[512];
+	uint64_t i;
+
+	fputs("<h2>Speculations</h2>\n", f);
+	if (x->x_nspecs == 0) {
+		fputs("<p>None uncommitted.</p>\n", f);
+		return;
+	}
+	fputs("<p>Records of speculations never committed (or committed on another CPU and not yet copied there), as they would print after commit().</p>\n"
+	    "<table id=\"kdt-speculations\"><tr><th>speculation</th><th>state</th><th>CPU</th><th>time (s)</th><th>probe</th><th>text</th></tr>\n",
+	    f);
+	for (i = 0; i < x->x_nspecs; i++) {
+		sp = &x->x_specs[i];
+		kc_x_pdesc(kc_x_probe(x, sp->xp_epid, NULL), pd, sizeof (pd));
+		fprintf(f, "<tr><td>%u</td><td>%s</td><td>%u</td><td>%.9f</td><td>",
+		    sp->xp_id, kc_x_specstate(sp->xp_kind), sp->xp_cpu,
+		    (double)sp->xp_ts / 1e9);
+		kc_x_hstr(f, pd);
+		fputs("</td><td>", f);
+		kc_x_hstr(f, sp->xp_text != NULL ? sp->xp_text : "");
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/*
+ * --vars: one row per variable (table#kdt-variables): its scope and its
+ * kc_vars.h text line.
+ */
+static void
+kc_x_html_vars(FILE *f, struct kc_x *x)
+{
+	char *tp = x->x_vtext, *t;
+	const char *scope;
+	uint64_t n = 0;
+
+	fputs("<h2>Variables</h2>\n", f);
+	while ((t = kc_x_line(&tp)) != NULL) {
+		if (n++ == 0)
+			fputs("<table id=\"kdt-variables\"><tr><th>scope</th><th>variable (type) = value</th></tr>\n",
+			    f);
+		scope = strncmp(t, "global ", 7) == 0 ? "global" :
+		    strncmp(t, "array ", 6) == 0 ? "array" : "thread";
+		if (strcmp(scope, "thread") != 0)
+			t += strlen(scope) + 1;
+		fprintf(f, "<tr><td>%s</td><td>", scope);
+		kc_x_hstr(f, t);
+		fputs("</td></tr>\n", f);
+	}
+	if (n != 0)
+		fputs("</table>\n", f);
+	else
+		fputs("<p>None in the region (see the messages on the error stream).</p>\n", f);
+}
+
 static uint64_t
 kc_x_nproblems(const struct kc_x *x)
 {
@@ -2018,6 +2272,9 @@ kc_x_html(struct kc_x *x)
 	kc_x_html_timeline(f, x);
 	kc_x_html_slowest(f, x);
 	kc_x_html_aggs(f, x);
+	kc_x_html_specs(f, x);
+	if (x->x_flags & KC_F_VARS)
+		kc_x_html_vars(f, x);
 	kc_x_html_problems(f, x);
 	kc_x_html_records(f, x);
 	fputs("</body></html>\n", f);
@@ -2040,6 +2297,11 @@ kc_x_free(struct kc_x *x)
 	}
 	for (i = 0; i < x->x_nents; i++)
 		free(x->x_ents[i].xe_data);
+	for (i = 0; i < x->x_nspecs; i++)
+		free(x->x_specs[i].xp_text);
+	free(x->x_specs);
+	free(x->x_vtext);
+	free(x->x_vjson);
 	free(x->x_recs);
 	free(x->x_bads);
 	free(x->x_slices);
@@ -2107,8 +2369,10 @@ kc_export_region(const void *img, uint64_t len, uint64_t phys,
 	kc_x_collect(&x);
 	kc_x_counts_err(&x);
 	kc_x_aggs(&x);
-	if (x.x_fmt != KC_FORMAT_JSON)
+	if (x.x_fmt != KC_FORMAT_JSON) {
 		kc_x_slices(&x);
+		kc_x_specvars(&x);
+	}
 	if (x.x_fmt == KC_FORMAT_JSON)
 		kc_x_json(&x);
 	else if (x.x_fmt == KC_FORMAT_PERFETTO)

@@ -107,6 +107,15 @@
  *     state of the aggregations (the one at stop or death), so each
  *     counter has two samples: 0 at the oldest record and the merged
  *     value at the newest.
+ *   - records of uncommitted speculations (kc_vars.h): an instant event
+ *     (ph "i", scope "t", cat "speculation") on their cpu at their time,
+ *     named "speculation ID (uncommitted)" (or "(committing)": committed
+ *     on another cpu, not yet copied), args {"id", "state", "probe",
+ *     "text": what dtrace would have printed after commit()};
+ *   - with --vars, every variable: a global instant event (scope "g",
+ *     cat "variable") at the newest record's time, named by its
+ *     kc_vars.h text line ("global g (int32) = 42"), args {"variable":
+ *     its kc_vars.h JSON object};
  *   - drops, errors and torn records: global instant events (scope "g")
  *     at the newest record's time, named by their message.
  *
@@ -120,8 +129,13 @@
  * (table#kdt-slices: the slowest initcalls, module loads, probes); each
  * aggregation as a bar chart (div.agg,
  * svg.bars: the KC_X_HTML_BARS largest keys) or, per key, a histogram
- * (svg.hist); the problems (drops, faults, torn records); and a table
- * of the newest KC_X_HTML_ROWS records (table#kdt-records).
+ * (svg.hist); the uncommitted speculations (section "Speculations":
+ * table#kdt-speculations, one row per record: id, state, cpu, time,
+ * probe, text); with --vars the variables (section "Variables":
+ * table#kdt-variables, one row per variable: scope global|array|thread
+ * and its kc_vars.h text line); the problems (drops, faults, torn
+ * records); and a table of the newest KC_X_HTML_ROWS records
+ * (table#kdt-records).
  */
 #ifndef KDT_KC_EXPORT_H
 #define KDT_KC_EXPORT_H

@@ -191,6 +191,27 @@ int cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
     FILE *out, FILE *err);
 
 /*
+ * Read and print every region cd_find_regions() listed at pas[0..n),
+ * each after a "== region N of M: ... ==" line when total > 1 (on the
+ * output in text format, on err otherwise), N counting from first + 1:
+ * what "kdt-extract VMCORE" and "kdt-extract DIR" do (the directory's
+ * image, if any, is region 1).  The worst of the regions' statuses, 3 if
+ * one of them no longer reads, 1 if none printed.
+ */
+int cd_print_regions(struct cd_src *s, const uint64_t *pas, uint32_t n,
+    uint32_t first, uint32_t total, const struct kc_opts *ko, FILE *out,
+    FILE *err);
+/* That line for region i (from 0) of n. */
+void cd_region_label(const struct cd_region *rg, uint32_t i, uint32_t n,
+    const struct kc_opts *ko, FILE *out, FILE *err);
+/*
+ * A raw region image source (cs_raw) read whole into rg, saying on err
+ * which boot wrote it unless quiet: 0, or 1 after saying why not.
+ */
+int cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg,
+    FILE *err);
+
+/*
  * Print a region cd_find_region() found in s (and free its image) with
  * the consumer's decoder, as cd_extract_src() does; stack frames and
  * symbols resolve with kc_sym_for_region()'s table (consumer/kc_sym.h).

@@ -19,11 +19,18 @@
  *                     (the image is still used: it is the one the hook
  *                     took before makedumpfile ran), or memory that is no
  *                     region of that boot -- then the image is not of
- *                     this crash, and kdt-extract warns but still decodes
+ *                     this crash, and kdt-extract warns but still decodes.
+ *                     The vmcore is also scanned for live sessions'
+ *                     regions (vmalloc'd: kexec keeps them): each is
+ *                     printed after the image's, all under "== region N
+ *                     of M ==" lines; none, and nothing is said
  *   vmcore only       the vmcore is scanned as "kdt-extract VMCORE" would
  *                     (a region that was not memmap= reserved, or a QEMU
- *                     dump, is in it); when it is not there, the failure
- *                     names the file looked for and the hook that writes it
+ *                     dump, is in it) and every region in it is printed,
+ *                     several each under the "== region N of M ==" line
+ *                     "kdt-extract VMCORE" prints (cd_print_regions);
+ *                     when there is none, the failure names the file
+ *                     looked for and the hook that writes it
  *   image only        the trace from the image, saying there is no vmcore
  *   neither           a failure naming what was looked for
  *
@@ -251,6 +258,74 @@ cd_dir_open_vmcore(const char *prog, const char *vmpath, FILE *err)
 	return NULL;
 }
 
+/*
+ * The regions the vmcore holds besides the image's (at phys "skip"):
+ * live sessions' (vmalloc'd, so in the vmcore; rgn.h "Page list").  The
+ * number, with *pas (malloc'd) when not 0; a vmcore without any says
+ * nothing, since the image is the trace.
+ */
+static uint32_t
+cd_dir_others(struct cd_src *vm, uint64_t skip, const struct kc_opts *ko,
+    uint64_t **pas, FILE *err)
+{
+	char *msg = NULL;
+	uint64_t *all;
+	uint32_t n, i, k;
+	size_t ml;
+	FILE *m;
+	int rv;
+
+	if ((m = open_memstream(&msg, &ml)) == NULL)
+		return 0;
+	rv = cd_find_regions(vm, ko->ko_prog, &all, &n, m);
+	fclose(m);
+	if (rv != 0) {
+		free(msg);
+		return 0;
+	}
+	fputs(msg, err);	/* live regions whose page list failed */
+	free(msg);
+	for (i = k = 0; i < n; i++)
+		if (all[i] != skip)
+			all[k++] = all[i];
+	if (k == 0) {
+		free(all);
+		return 0;
+	}
+	*pas = all;
+	return k;
+}
+
+/*
+ * The image's region as region 1 of n + 1, then the vmcore's others
+ * (pas[0..n)), each under its label.  The worst status; 3 (partial) when
+ * one side printed nothing, 1 when neither printed.
+ */
+static int
+cd_dir_print_all(struct cd_src *is, struct cd_src *vm, const char *vmpath,
+    const uint64_t *pas, uint32_t n, const struct kc_opts *ko, FILE *out,
+    FILE *err)
+{
+	int quiet = (ko->ko_flags & KC_F_QUIET) != 0, rv, rv2;
+	struct cd_region rg;
+
+	if (!quiet)
+		fprintf(err, "%s: %s: also holds %u more kdt region%s (live sessions keep theirs in kernel memory): printed after the image's\n",
+		    ko->ko_prog, vmpath, n, n == 1 ? "" : "s");
+	if (cd_raw_region(is, quiet, &rg, err) != 0)
+		rv = 1;
+	else {
+		cd_region_label(&rg, 0, n + 1, ko, out, err);
+		rv = cd_print_region(is, &rg, ko, out, err);
+	}
+	rv2 = cd_print_regions(vm, pas, n, 1, n + 1, ko, out, err);
+	if (rv == 1 && rv2 == 1)
+		return 1;
+	if (rv == 1 || rv2 == 1)
+		return 3;
+	return rv > rv2 ? rv : rv2;
+}
+
 /* The trace from the image, the vmcore (if any) for context. */
 static int
 cd_dir_image(const struct cd_dir *d, uint64_t pa, const struct kc_opts *ko,
@@ -260,7 +335,8 @@ cd_dir_image(const struct cd_dir *d, uint64_t pa, const struct kc_opts *ko,
 	int quiet = (ko->ko_flags & KC_F_QUIET) != 0, rv;
 	struct cd_src *is, *vm = NULL;
 	struct rgn_hdr ih;
-	uint64_t miss;
+	uint64_t miss, *pas = NULL;
+	uint32_t n = 0;
 
 	cd_dir_path(d, d->dd_image, img, sizeof (img));
 	if (cd_open(img, ko->ko_prog, &is, err) != 0)
@@ -287,11 +363,22 @@ cd_dir_image(const struct cd_dir *d, uint64_t pa, const struct kc_opts *ko,
 		fprintf(err, "%s: %s: warning: incomplete: the capture kernel did not finish writing it\n",
 		    ko->ko_prog, vmpath);
 	if (vm != NULL &&
-	    cd_read_phys(is, 0, &ih, sizeof (ih), &miss) == 0)
+	    cd_read_phys(is, 0, &ih, sizeof (ih), &miss) == 0) {
 		(void) cd_dir_context(ko->ko_prog, vmpath, vm, &ih, quiet,
 		    err);
+		if (pa == CD_NOADDR)
+			n = cd_dir_others(vm, ih.rh_phys, ko, &pas, err);
+	}
+	if (n == 0) {
+		cd_close(vm);
+		rv = cd_extract_src(is, pa, ko, out, err);
+		cd_close(is);
+		return rv;
+	}
+	/* the image's region first, then the live sessions in the vmcore */
+	rv = cd_dir_print_all(is, vm, vmpath, pas, n, ko, out, err);
+	free(pas);
 	cd_close(vm);
-	rv = cd_extract_src(is, pa, ko, out, err);
 	cd_close(is);
 	return rv;
 }
@@ -304,6 +391,8 @@ cd_dir_vmcore(const struct cd_dir *d, uint64_t pa, const struct kc_opts *ko,
 	char vmpath[PATH_MAX], img[PATH_MAX];
 	struct cd_region rg;
 	struct cd_src *vm;
+	uint64_t *pas;
+	uint32_t n;
 	int rv;
 
 	cd_dir_path(d, d->dd_vmcore, vmpath, sizeof (vmpath));
@@ -318,18 +407,26 @@ cd_dir_vmcore(const struct cd_dir *d, uint64_t pa, const struct kc_opts *ko,
 	    strcmp(d->dd_vmcore, d->dd_partial) == 0)
 		fprintf(err, "%s: %s: warning: incomplete: the capture kernel did not finish writing it\n",
 		    ko->ko_prog, vmpath);
-	if (cd_find_region(vm, pa, ko->ko_prog, &rg, err) != 0) {
-		fprintf(err, "%s: %s: no kdt region: %s does not hold it and there is no %s, where kdt's kdump hook (%s, installed by kdt -A) copies the crashed kernel's region; kexec leaves a memmap= region out of /proc/vmcore, so only that copy holds the trace; see kdt-extract(1), DIAGNOSTICS\n",
-		    ko->ko_prog, d->dd_path, d->dd_vmcore, img, CD_HOOK_PATH);
-		if (d->dd_image_partial[0] != '\0')
-			fprintf(err, "%s: %s: %s is the hook's unfinished copy (the capture kernel stopped while writing it): not used\n",
-			    ko->ko_prog, d->dd_path, d->dd_image_partial);
+	/* as "kdt-extract VMCORE": every region, live sessions' too */
+	if (pa == CD_NOADDR) {
+		if (cd_find_regions(vm, ko->ko_prog, &pas, &n, err) == 0) {
+			rv = cd_print_regions(vm, pas, n, 0, n, ko, out, err);
+			free(pas);
+			cd_close(vm);
+			return rv;
+		}
+	} else if (cd_find_region(vm, pa, ko->ko_prog, &rg, err) == 0) {
+		rv = cd_print_region(vm, &rg, ko, out, err);
 		cd_close(vm);
-		return 1;
+		return rv;
 	}
-	rv = cd_print_region(vm, &rg, ko, out, err);
+	fprintf(err, "%s: %s: no kdt region: %s does not hold it and there is no %s, where kdt's kdump hook (%s, installed by kdt -A) copies the crashed kernel's region; kexec leaves a memmap= region out of /proc/vmcore, so only that copy holds the trace; see kdt-extract(1), DIAGNOSTICS\n",
+	    ko->ko_prog, d->dd_path, d->dd_vmcore, img, CD_HOOK_PATH);
+	if (d->dd_image_partial[0] != '\0')
+		fprintf(err, "%s: %s: %s is the hook's unfinished copy (the capture kernel stopped while writing it): not used\n",
+		    ko->ko_prog, d->dd_path, d->dd_image_partial);
 	cd_close(vm);
-	return rv;
+	return 1;
 }
 
 /* Neither a vmcore nor an image: say what was looked for. */

@@ -206,7 +206,7 @@ cd_raw_whence(const char *path, const struct rgn_hdr *h, FILE *err)
 }
 
 /* A raw image is the region: read it whole.  0, or 1 after saying why. */
-static int
+int
 cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
 {
 	struct rgn_hdr h;
@@ -248,9 +248,10 @@ cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
  * "region N of M", what wrote it and its id (rh_bootid: the boot's for
  * a reserved region, the session's own for a live one), where it was --
  * on the output in text format and on err otherwise, so JSON and
- * Perfetto output stay parseable (man/kdt-extract.1).
+ * Perfetto output stay parseable (man/kdt-extract.1).  A raw image (the
+ * kdump hook's copy, cd_dir.c) is placed by the phys its header names.
  */
-static void
+void
 cd_region_label(const struct cd_region *rg, uint32_t i, uint32_t n,
     const struct kc_opts *ko, FILE *out, FILE *err)
 {
@@ -266,7 +267,31 @@ cd_region_label(const struct cd_region *rg, uint32_t i, uint32_t n,
 	    h->rh_pl_off != 0 ? "live session" : (h->rh_flags & RGN_F_ANON) ?
 	    "anonymous enabling" : "reserved region",
 	    h->rh_pl_off != 0 ? "state" : "boot", id,
-	    (unsigned long long)rg->cg_pa);
+	    (unsigned long long)(rg->cg_pa == RGN_PHYS_ANY ? h->rh_phys :
+	    rg->cg_pa));
+}
+
+int
+cd_print_regions(struct cd_src *s, const uint64_t *pas, uint32_t n,
+    uint32_t first, uint32_t total, const struct kc_opts *ko, FILE *out,
+    FILE *err)
+{
+	struct cd_region rg;
+	uint32_t i, printed;
+	int rv, worst;
+
+	for (i = 0, worst = 0, printed = 0; i < n; i++) {
+		if (cd_find_region(s, pas[i], ko->ko_prog, &rg, err) != 0) {
+			worst = 3;	/* the others are partial */
+			continue;
+		}
+		if (total > 1)
+			cd_region_label(&rg, first + i, total, ko, out, err);
+		rv = cd_print_region(s, &rg, ko, out, err);
+		worst = rv > worst ? rv : worst;
+		printed++;
+	}
+	return printed == 0 ? 1 : worst;
 }
 
 int
@@ -275,8 +300,8 @@ cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
 {
 	struct cd_region rg;
 	uint64_t *pas;
-	uint32_t i, n, printed;
-	int rv, worst;
+	uint32_t n;
+	int rv;
 
 	if (s->cs_raw && pa == CD_NOADDR)
 		rv = cd_raw_region(s, (ko->ko_flags & KC_F_QUIET) != 0, &rg,
@@ -286,20 +311,9 @@ cd_extract_src(struct cd_src *s, uint64_t pa, const struct kc_opts *ko,
 	else {
 		if (cd_find_regions(s, ko->ko_prog, &pas, &n, err) != 0)
 			return 1;
-		for (i = 0, worst = 0, printed = 0; i < n; i++) {
-			if (cd_find_region(s, pas[i], ko->ko_prog, &rg,
-			    err) != 0) {
-				worst = 3;	/* the others are partial */
-				continue;
-			}
-			if (n > 1)
-				cd_region_label(&rg, i, n, ko, out, err);
-			rv = cd_print_region(s, &rg, ko, out, err);
-			worst = rv > worst ? rv : worst;
-			printed++;
-		}
+		rv = cd_print_regions(s, pas, n, 0, n, ko, out, err);
 		free(pas);
-		return printed == 0 ? 1 : worst;
+		return rv;
 	}
 	if (rv != 0)
 		return 1;
