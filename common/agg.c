@@ -427,6 +427,7 @@ agg_buf_reset(struct agg_buf *ab)
 	memset(agg_heads(ab), 0, (uint64_t)ab->ab_nbuckets * 4);
 	ab->ab_nents = 0;
 	ab->ab_heap_used = 0;
+	ab->ab_last = 0;
 }
 
 /* FNV-1a over the aggregation id and the key bytes. */
@@ -448,7 +449,7 @@ agg_hash(uint32_t aggid, const uint8_t *key, uint32_t len)
 }
 
 /* Equal keys; the common integer sizes without a call to memcmp. */
-static int
+static inline __attribute__((__always_inline__)) int
 agg_key_eq(const void *a, const void *b, uint32_t n)
 {
 	uint64_t x8, y8;
@@ -485,16 +486,28 @@ agg_find(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
 	return NULL;
 }
 
-/* Probe context: no locks, no allocation, no sleeping. */
-int
-agg_update(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
-    int64_t val, int64_t incr)
+/*
+ * agg_update() past the one-entry cache (below): hash, chain walk, a new
+ * entry when absent.  Out of line, so that a cache hit does not pay the
+ * saved registers of this path.  Probe context.
+ */
+static __attribute__((__noinline__)) int
+agg_update_find(struct agg_buf *ab, const struct dof_agg *ag,
+    const void *key, int64_t val, int64_t incr)
 {
-	uint32_t hash = agg_hash(ag->ag_id, key, ag->ag_keysize);
-	uint32_t *head;
-	struct agg_ent *ae = agg_find(ab, ag, key, hash);
+	uint32_t hash, *head;
+	struct agg_ent *ae;
 	uint64_t need, off;
 
+	/* the cache for the key sizes agg_update() leaves to this path */
+	if (ab->ab_last - ab->ab_heap_off < ab->ab_heap_used) {
+		ae = (struct agg_ent *)((uint8_t *)ab + ab->ab_last);
+		if (ae->ae_aggid == ag->ag_id &&
+		    agg_key_eq(ae + 1, key, ag->ag_keysize))
+			goto apply;
+	}
+	hash = agg_hash(ag->ag_id, key, ag->ag_keysize);
+	ae = agg_find(ab, ag, key, hash);
 	if (ae == NULL) {
 		need = AGG_ENT_HDRSIZE + (uint64_t)ag->ag_keysize +
 		    ag->ag_datasize;
@@ -519,9 +532,49 @@ agg_update(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
 		ab->ab_heap_used += need;
 		ab->ab_nents++;
 	}
+	ab->ab_last = (uint64_t)((uint8_t *)ae - (uint8_t *)ab);
+apply:
 	agg_data_apply(ag->ag_kind, ag->ag_arg, (uint64_t *)agg_ent_data(ae),
 	    val, incr);
 	return 0;
+}
+
+/*
+ * Probe context: no locks, no allocation, no sleeping.
+ *
+ * The one-entry cache: ab_last names the entry of the previous update.
+ * A probe that updates one aggregation, keyless or with a key that
+ * repeats (a count() per probe, @[pid] in a loop), finds it there with
+ * one key comparison, without hashing the key or walking a chain; any
+ * other update costs that comparison more.  The hint is used only when
+ * it lies inside the used heap (a buffer in a region may have been
+ * written by anyone; 0, none, is below the heap), and names a whole
+ * entry there: agg_update_find() is the only writer of ab_last besides
+ * the resets (agg.h).  count() is applied in place.
+ */
+int
+agg_update(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
+    int64_t val, int64_t incr)
+{
+	struct agg_ent *ae;
+	uint64_t *d;
+	uint32_t n = ag->ag_keysize;
+
+	/* keys of 0 and 8 bytes here; others (memcmp) in the slow path */
+	if (ab->ab_last - ab->ab_heap_off < ab->ab_heap_used &&
+	    (n == 0 || n == 8)) {
+		ae = (struct agg_ent *)((uint8_t *)ab + ab->ab_last);
+		if (ae->ae_aggid == ag->ag_id && agg_key_eq(ae + 1, key, n)) {
+			d = (uint64_t *)((uint8_t *)(ae + 1) + n);
+			if (ag->ag_kind == DTRACEAGG_COUNT)
+				d[0]++;
+			else
+				agg_data_apply(ag->ag_kind, ag->ag_arg, d,
+				    val, incr);
+			return 0;
+		}
+	}
+	return agg_update_find(ab, ag, key, val, incr);
 }
 
 /* Header rules B1-B4 of agg_buf_check. */

@@ -40,7 +40,12 @@
  *       24    8 ab_heap_off   offset of the entry heap              since v1
  *       32    8 ab_heap_used  heap bytes in use                     since v1
  *       40    8 ab_drops      updates dropped because the heap was full
- *       48   16 ab_pad        zero
+ *       48    8 ab_last       offset of the entry agg_update() last
+ *                             found or made, 0 = none: the writer's hint
+ *                             (one-entry cache, below); readers ignore it
+ *                             (was zero padding: an older reader is
+ *                             unaffected)
+ *       56    8 ab_pad        zero
  *
  *   agg_ent (24 bytes, 8-aligned, then ae_keysize key bytes, then
  *   ae_datasize value bytes; entries are contiguous in the heap, so a
@@ -86,7 +91,8 @@ struct agg_buf {
 	uint64_t	ab_heap_off;
 	uint64_t	ab_heap_used;
 	uint64_t	ab_drops;
-	uint64_t	ab_pad[2];
+	uint64_t	ab_last;
+	uint64_t	ab_pad;
 };
 
 struct agg_ent {
@@ -131,7 +137,10 @@ int64_t agg_llquantize_label(uint64_t arg, uint32_t idx);
 /* Lay out an empty buffer of "size" bytes at "buf".  Setup context. */
 int agg_buf_init(void *buf, uint64_t size, uint32_t cpu,
     struct kdt_err *err);
-/* Forget every entry (after a snapshot).  Not concurrent with updates. */
+/* Forget every entry (after a snapshot).  Not concurrent with updates.
+ * It also forgets ab_last: every change to a buffer other than
+ * agg_update() goes through agg_buf_init() or this, so the hint only ever
+ * names an entry of the current heap. */
 void agg_buf_reset(struct agg_buf *ab);
 
 /*

@@ -237,19 +237,23 @@ ecb_sval_make(const struct dif_object *d, struct ecb_sval *sv)
 	}
 }
 
-/* Setup context: is ECB "i" a simple aggregation?  Fills "sa". */
+/*
+ * Setup context: is ECB "i" of "den" a simple aggregation?  Fills "sa".
+ * "fp" is its predicate's dif_fastpred_make() result (unused without a
+ * predicate), "commits" whether the enabling has commit()/discard().
+ */
 static void
-ecb_simple_make(const struct ecb_state *es, uint32_t i, struct ecb_simple *sa)
+ecb_simple_make(const struct dof_enabling *den, uint32_t i,
+    const struct dif_fastpred *fp, uint32_t commits, struct ecb_simple *sa)
 {
-	const struct dof_enabling *den = es->es_den;
 	const struct dof_lecb *le = &den->den_ecbs[i];
 	const struct dof_laction *la;
 	struct ecb_sval *sv;
 	uint32_t a;
 
 	sa->es_ok = 0;
-	if (es->es_commits || le->le_size != 0 || le->le_nacts < 2 ||
-	    (le->le_pred != NULL && !ecb_gate_pred(&es->es_fastpred[i])))
+	if (commits || le->le_size != 0 || le->le_nacts < 2 ||
+	    (le->le_pred != NULL && !ecb_gate_pred(fp)))
 		return;
 	for (a = 0; a < le->le_nacts; a++) {
 		la = &le->le_acts[a];
@@ -307,6 +311,39 @@ ecb_simple_make(const struct ecb_state *es, uint32_t i, struct ecb_simple *sa)
 	sa->es_ok = 1;
 }
 
+/* An action of "den" is commit() or discard().  Setup context. */
+static uint32_t
+ecb_den_commits(const struct dof_enabling *den)
+{
+	uint32_t i, a;
+
+	for (i = 0; i < den->den_necbs; i++)
+		for (a = 0; a < den->den_ecbs[i].le_nacts; a++)
+			if (den->den_ecbs[i].le_acts[a].la_kind ==
+			    DTRACEACT_COMMIT ||
+			    den->den_ecbs[i].le_acts[a].la_kind ==
+			    DTRACEACT_DISCARD)
+				return 1;
+	return 0;
+}
+
+/* Setup context (ecb.h). */
+int
+ecb_simple_ecb(const struct dof_enabling *den, uint32_t i)
+{
+	struct dif_fastpred fp;
+	struct ecb_simple sa;
+
+	if (i >= den->den_necbs)
+		return 0;
+	memset(&fp, 0, sizeof (fp));
+	memset(&sa, 0, sizeof (sa));
+	if (den->den_ecbs[i].le_pred != NULL)
+		dif_fastpred_make(den->den_ecbs[i].le_pred, &fp);
+	ecb_simple_make(den, i, &fp, ecb_den_commits(den), &sa);
+	return sa.es_ok != 0;
+}
+
 /* Setup context (allocates). */
 int
 ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
@@ -326,15 +363,7 @@ ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
 	es->es_destructive = p->ep_destructive;
 	es->es_scratch_size = p->ep_scratch;
 	es->es_state = ECB_ST_WARMUP;
-	for (cpu = 0; cpu < den->den_necbs; cpu++) {
-		const struct dof_lecb *le = &den->den_ecbs[cpu];
-		uint32_t a;
-
-		for (a = 0; a < le->le_nacts; a++)
-			if (le->le_acts[a].la_kind == DTRACEACT_COMMIT ||
-			    le->le_acts[a].la_kind == DTRACEACT_DISCARD)
-				es->es_commits = 1;
-	}
+	es->es_commits = ecb_den_commits(den);
 	es->es_fastpred = kenv_zalloc((uint64_t)(den->den_necbs + 1) *
 	    sizeof (*es->es_fastpred));
 	if (es->es_fastpred == NULL) {
@@ -359,7 +388,8 @@ ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
 		goto fail;
 	}
 	for (cpu = 0; cpu < den->den_necbs; cpu++)
-		ecb_simple_make(es, cpu, &es->es_simple[cpu]);
+		ecb_simple_make(den, cpu, &es->es_fastpred[cpu],
+		    es->es_commits, &es->es_simple[cpu]);
 	es->es_cpus = kenv_zalloc((uint64_t)p->ep_ncpu * sizeof (*es->es_cpus));
 	if (es->es_cpus == NULL) {
 		rv = ecb_nomem(err, "per-CPU runner state",

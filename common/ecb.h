@@ -266,6 +266,8 @@ uint64_t ecb_gate_var(uint32_t var, const struct ecb_probe *ep, uint32_t cpu);
  * (test_ecb checks both give the same aggregation buffer).
  */
 int ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep);
+/* ECB "i" of "den" is such an ECB (the estimator's test).  Setup. */
+int ecb_simple_ecb(const struct dof_enabling *den, uint32_t i);
 void ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
     uint32_t cpu, const uint64_t *args);
 

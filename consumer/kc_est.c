@@ -7,7 +7,9 @@
  * counts once (no backward branches in DIF); LDTS/STTS (self->),
  * LDGAA/STGAA/LDTAA/STTAA (associative arrays) also count as a dynamic
  * variable access.  Aggregations come from den_aggs (keys from the AGGKEY
- * actions, string keys by la_rec_isstr), records from the REC actions.
+ * actions, string keys by la_rec_isstr), records from the REC actions;
+ * whether kdt.ko fires the clause as a simple aggregation is ecb.c's own
+ * test (ecb_simple_ecb()), so the estimate follows the path it takes.
  *
  * Calibration: kc_cal_runs[] are the enablings; each is compiled here too
  * (dc_compile) so that the instruction counts subtracted are exactly
@@ -39,6 +41,7 @@ static const char *const kc_cal_names[KC_CAL_NITEMS] = {
 	"baseline", "insn", "mech.fbt", "mech.fbtret", "mech.kinst",
 	"mech.syscall", "mech.sdt", "record", "record.item", "agg",
 	"agg.key", "agg.strkey", "agg.hist", "dynvar", "fbt.context",
+	"agg.simple", "fbt.args",
 };
 
 const char *
@@ -262,8 +265,8 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 	const struct dof_agg *ag;
 	struct dif_fastpred fp;
 	uint32_t a, k, pdyn = 0;
-	double mech = 0, ctx = 0;
-	int item;
+	double mech = 0, ctx = 0, args;
+	int item, gated, legacy;
 
 	memset(e, 0, sizeof (*e));
 	e->es_mech = kc_est_mech(&le->le_pdesc, &item, &e->es_mark);
@@ -298,6 +301,7 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 		    ag->ag_kind == DTRACEAGG_LLQUANTIZE)
 			e->es_nhist++;
 	}
+	e->es_simple = ecb_simple_ecb(den, i);
 	if (c == NULL)
 		return;
 	if (item >= 0) {
@@ -305,14 +309,42 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 		if (!c->kc_have[item])
 			e->es_mark = '?';
 	}
-	if (item == KC_CAL_FBT)		/* kc_est.h: the gate */
+	/*
+	 * kc_est.h: the gate stops a false gate-shaped predicate in the
+	 * handler (fbt entry) or in kd_fire() (fbt return, syscall, sdt);
+	 * the timers have no gate, and kinst's calibration includes the
+	 * context.  A calibration without agg.simple was made by a kdt
+	 * whose only gate was fbt entry's: its other mechanisms include the
+	 * context.
+	 */
+	legacy = !c->kc_have[KC_CAL_AGGSIMPLE];
+	gated = legacy ? item == KC_CAL_FBT :
+	    (item == KC_CAL_FBT || item == KC_CAL_FBTRET ||
+	    item == KC_CAL_SYSCALL || item == KC_CAL_SDT) && e->es_mark != '~';
+	args = legacy ? 0 : c->kc_ns[KC_CAL_FBTARGS];
+	if (legacy ? item == KC_CAL_FBT : item != KC_CAL_KINST)
 		ctx = c->kc_ns[KC_CAL_CTX];
+	if (!legacy && item != KC_CAL_FBT && item != KC_CAL_KINST)
+		ctx = ctx > args ? ctx - args : 0;	/* kc_est.h */
 	if (le->le_pred != NULL) {
 		dif_fastpred_make(le->le_pred, &fp);
-		e->es_false_ns = item == KC_CAL_FBT && ecb_gate_pred(&fp) ?
+		e->es_false_ns = gated && ecb_gate_pred(&fp) ?
 		    mech : mech + ctx +
 		    e->es_pred_insns * c->kc_ns[KC_CAL_INSN] +
 		    pdyn * c->kc_ns[KC_CAL_DYNVAR];
+	}
+	if (e->es_simple && !legacy) {
+		/* ecb_fire_simple(): no context, DIF or "agg" (kc_est.h);
+		   kinst's mechanism includes a context it does not build;
+		   fbt entry and kinst read the arguments past the gate */
+		mech -= item == KC_CAL_KINST ? c->kc_ns[KC_CAL_CTX] : 0;
+		if (item == KC_CAL_FBT || item == KC_CAL_KINST)
+			mech += args;
+		e->es_ns = (mech > 0 ? mech : 0) +
+		    e->es_naggs * c->kc_ns[KC_CAL_AGGSIMPLE] +
+		    e->es_nkeys * c->kc_ns[KC_CAL_AGGKEY] +
+		    e->es_nhist * c->kc_ns[KC_CAL_HIST];
+		return;
 	}
 	e->es_ns = mech + ctx + e->es_insns * c->kc_ns[KC_CAL_INSN] +
 	    e->es_ndynvar * c->kc_ns[KC_CAL_DYNVAR] +
@@ -463,9 +495,11 @@ kc_cal_spawn(char *const argv[], double *ns, char *why, size_t whysz)
 struct kc_cal_run {
 	const char	*cr_clause;
 	int		cr_item;	/* the item it yields */
+	int		cr_simple;	/* fired as a simple aggregation */
 };
 
 #define KC_CAL_P	"fbt::__x64_sys_getppid:entry"
+#define KC_CAL_S	"syscall::getppid:entry"
 #define KC_CAL_F	"/cpu == 12345/ { }"
 #define KC_CAL_T	"/cpu != 12345/ "
 #define KC_CAL_C8	"cpu + cpu + cpu + cpu + cpu + cpu + cpu + cpu + "
@@ -481,10 +515,16 @@ static const struct kc_cal_run kc_cal_runs[] = {
 	{ KC_CAL_P " " KC_CAL_T "{ trace(cpu); trace(cpu); trace(cpu); "
 	    "trace(cpu); trace(cpu); trace(cpu); trace(cpu); trace(cpu); }",
 	    KC_CAL_RECITEM },
-	{ KC_CAL_P " " KC_CAL_T "{ @ = count(); }", KC_CAL_AGG },
-	{ KC_CAL_P " " KC_CAL_T "{ @[cpu] = count(); }", KC_CAL_AGGKEY },
+	/* the update by the ECB machinery: a predicate not of the gate's
+	   shape makes the clause not simple (ecb.h) */
+	{ KC_CAL_P " /cpu * 3 != 12345/ { @ = count(); }", KC_CAL_AGG },
+	/* simple aggregations (ecb_fire_simple()), as they are written, on
+	   syscall (arguments read before the gate), then on fbt entry */
+	{ KC_CAL_S " { @ = count(); }", KC_CAL_AGGSIMPLE, 1 },
+	{ KC_CAL_P " { @ = count(); }", KC_CAL_FBTARGS, 1 },
+	{ KC_CAL_S " { @[cpu] = count(); }", KC_CAL_AGGKEY, 1 },
 	{ KC_CAL_P " " KC_CAL_T "{ @[execname] = count(); }", KC_CAL_AGGSTR },
-	{ KC_CAL_P " " KC_CAL_T "{ @ = quantize(cpu); }", KC_CAL_HIST },
+	{ KC_CAL_S " { @ = quantize(cpu); }", KC_CAL_HIST, 1 },
 	{ KC_CAL_P " " KC_CAL_T "{ self->x = cpu; }", KC_CAL_DYNVAR },
 	/* false, past the gate (not its shape), few instructions: with the
 	   many-instruction run above it gives "insn" and "fbt.context" */
@@ -556,6 +596,15 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 		ok[r] = 0;
 		if (kc_cal_count(kc_cal_runs[r].cr_clause, &est[r], err) != 0)
 			continue;
+		if (est[r].es_simple != kc_cal_runs[r].cr_simple) {
+			/* the formulas below assume the path it takes */
+			fprintf(out, "  %-12s not measured: \"%s\" is %sa simple aggregation for this kdt (ecb.h), the calibration expects %s\n",
+			    kc_cal_names[kc_cal_runs[r].cr_item],
+			    kc_cal_runs[r].cr_clause,
+			    est[r].es_simple ? "" : "not ",
+			    kc_cal_runs[r].cr_simple ? "one" : "none");
+			continue;
+		}
 		for (k = 0; k < pairs; k++) {
 			if (kc_cal_spawn(offv, &off, why, sizeof (why)) != 0 ||
 			    kc_cal_spawn(onv, &on, why, sizeof (why)) != 0)
@@ -619,9 +668,24 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 		case KC_CAL_DYNVAR:
 			v -= fbt;
 			break;
-		case KC_CAL_AGGKEY:
-		case KC_CAL_AGGSTR:
+		case KC_CAL_AGGSIMPLE:	/* no context (kc_est.h) */
+			if (!c.kc_have[KC_CAL_SYSCALL])
+				continue;
+			v -= c.kc_ns[KC_CAL_SYSCALL];
+			break;
+		case KC_CAL_FBTARGS:	/* the same on fbt entry */
+		case KC_CAL_AGGKEY:	/* on syscall, against agg.simple */
 		case KC_CAL_HIST:
+			if (!c.kc_have[KC_CAL_SYSCALL] ||
+			    !c.kc_have[KC_CAL_AGGSIMPLE])
+				continue;
+			v -= (it == KC_CAL_FBTARGS ? c.kc_ns[KC_CAL_FBT] :
+			    c.kc_ns[KC_CAL_SYSCALL]) +
+			    c.kc_ns[KC_CAL_AGGSIMPLE];
+			break;
+		case KC_CAL_AGGSTR:
+			if (!c.kc_have[KC_CAL_AGG])
+				continue;
 			v -= fbt + c.kc_ns[KC_CAL_AGG];
 			break;
 		}

@@ -14,13 +14,24 @@
  * aggregation update (a fixed part, one per integer or string key, a
  * histogram bucket for quantize/lquantize/llquantize).  A clause with a
  * predicate costs the mechanism and the predicate's instructions when the
- * predicate is false.  An fbt entry firing is cheaper still when its
- * clause's predicate has the gate's shape ("/VAR op K/" on arg0..arg5,
- * pid, tid, uid, gid, ppid, cpu or id: ecb.h's gate) and is false: kdt.ko
- * then stops in the kprobe handler, so such a firing costs the mechanism
- * alone; every other fbt entry firing adds "fbt.context", building the
- * firing's context and running the ECB machinery (the other mechanisms
- * are calibrated through that machinery and include it).  The gate is a
+ * predicate is false.  A firing is cheaper still when its clause's
+ * predicate has the gate's shape ("/VAR op K/" on arg0..arg5, pid, tid,
+ * uid, gid, ppid, cpu or id: ecb.h's gate) and is false: kdt.ko then
+ * stops in the provider's handler (fbt entry) or in kd_fire() (fbt
+ * return, syscall, sdt), so such a firing costs the mechanism alone;
+ * every other firing adds "fbt.context", building the firing's context
+ * and running the ECB machinery (measured on fbt entry, whose handler
+ * reads the function's arguments only past its gate: "fbt.args" of it;
+ * the other mechanisms have their arguments before their gate, so they
+ * add fbt.context - fbt.args; kinst, which has no gate, is calibrated
+ * through that machinery and includes it).  A simple aggregation (ecb.h:
+ * "@[K..] = AGG(V)" on integer keys and values a handler has at hand, no
+ * other action, no predicate or a gate-shaped one) needs no context
+ * either: kdt.ko updates it directly (ecb_fire_simple()), so it costs the
+ * mechanism, "agg.simple" (measured on syscall), the key and histogram
+ * parts, and on fbt entry and kinst fbt.args -- not the context, the
+ * instructions nor "agg" (the fixed part of an update made by the ECB
+ * machinery).  The gate is a
  * property of the probe -- every clause on it must have such a predicate
  * -- and the estimate, per clause, assumes the clause is alone on its
  * probe.  DIF has no backward branches, so the instruction
@@ -68,6 +79,8 @@ enum kc_cal_item {
 	KC_CAL_HIST,		/* a histogram bucket (quantize & co) */
 	KC_CAL_DYNVAR,		/* one dynamic variable access */
 	KC_CAL_CTX,		/* fbt entry past the gate (see above) */
+	KC_CAL_AGGSIMPLE,	/* a simple aggregation's update (see above) */
+	KC_CAL_FBTARGS,		/* fbt entry's argument reads (see above) */
 	KC_CAL_NITEMS
 };
 
@@ -100,6 +113,7 @@ struct kc_est {
 	int		es_records;	/* 1 if a firing records */
 	uint32_t	es_naggs, es_nkeys, es_nstrkeys, es_nhist;
 	uint32_t	es_ndynvar;
+	int		es_simple;	/* a simple aggregation (ecb.h) */
 	double		es_false_ns;	/* predicate false (0: no predicate) */
 	double		es_ns;		/* a firing that runs the actions */
 };

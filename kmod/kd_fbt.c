@@ -8,7 +8,9 @@
  * function, entry is created before return.
  *
  * entry is a kprobe at the function's first instruction: arg0.. are the
- * function's arguments from the registers (kd_fire_regs).  An enabling
+ * function's arguments from the registers (kd_fire_regs; for a probe of
+ * simple aggregations, ecb.h, only the six register arguments, in
+ * kd_fire_simple_regs).  An enabling
  * with many core-kernel entry probes arms them in bulk through an
  * ftrace_ops of its own instead, since every kprobe registration walks all
  * of ftrace's call sites (kd_fbt_bulk_arm).  return is a
@@ -464,7 +466,10 @@ kd_fbt_entry(struct kprobe *p, struct pt_regs *regs)
 
 	if (kp->kp_gated && !kd_gate_open(kp, regs))
 		return 0;
-	kd_fire_regs(kp, regs, 1);
+	if (kp->kp_simple)	/* ecb.h: no context to build */
+		kd_fire_simple_regs(kp, regs);
+	else
+		kd_fire_regs(kp, regs, 1);
 	return 0;
 }
 
@@ -512,6 +517,9 @@ kd_fbt_arm(struct kd_cstate *cs, uint32_t from)
 			kp->kp_u.u_kretprobe.handler = kd_fbt_return;
 			kp->kp_u.u_kretprobe.maxactive =
 			    nret < KD_FBT_MANY ? KD_FBT_MAXACTIVE : 0;
+			/* kd_fire()'s gate, on arg0 (return offset), arg1
+			   (return value), pid, ... (ecb.h) */
+			kp->kp_gated = ecb_gate_usable(cs->cs_es, &kp->kp_ep);
 			rv = register_kretprobe(&kp->kp_u.u_kretprobe);
 		} else {
 			kp->kp_u.u_kprobe.addr =

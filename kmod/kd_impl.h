@@ -383,6 +383,8 @@ extern unsigned int (*kd_stack_save_user)(unsigned long *, unsigned int);
  * "at_entry": the kprobe is at the function's first instruction.
  */
 void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry);
+/* The same for a probe with kp_simple (kd_probe.c). */
+void kd_fire_simple_regs(struct kd_probe *kp, struct pt_regs *regs);
 /*
  * Probe context, before kd_fire_regs() for a probe with kp_gated: 0 when
  * no ECB's predicate can pass (ecb_gate_open() on the register arguments),

@@ -107,23 +107,39 @@ kd_run(struct kd_probe *kp, const uint64_t *args, int32_t err,
 	local_irq_save(flags);
 	if (this_cpu_inc_return(kd_probe_depth) != 1) {
 		atomic64_inc(&cs->cs_missed);
+	} else if (kp->kp_simple && args != NULL) {
+		/* ecb.h; it reads nothing of kd_probe_regs */
+		ecb_fire_simple(cs->cs_es, &kp->kp_ep,
+		    raw_smp_processor_id(), args);
 	} else {
 		prev = this_cpu_read(kd_probe_regs);
 		prev_entry = this_cpu_read(kd_probe_entry);
 		this_cpu_write(kd_probe_regs, regs);
 		this_cpu_write(kd_probe_entry, at_entry);
-		if (kp->kp_simple && args != NULL)	/* ecb.h */
-			ecb_fire_simple(cs->cs_es, &kp->kp_ep,
-			    raw_smp_processor_id(), args);
-		else
-			ecb_fire_errno(cs->cs_es, &kp->kp_ep,
-			    raw_smp_processor_id(), args, 0,
-			    err);	/* timestamp: when needed (ecb.c) */
+		ecb_fire_errno(cs->cs_es, &kp->kp_ep,
+		    raw_smp_processor_id(), args, 0,
+		    err);	/* timestamp: when needed (ecb.c) */
 		this_cpu_write(kd_probe_regs, prev);
 		this_cpu_write(kd_probe_entry, prev_entry);
 	}
 	this_cpu_dec(kd_probe_depth);
 	local_irq_restore(flags);
+}
+
+/*
+ * The gate (ecb.h) at kd_fire()'s depth: tracepoints, syscalls, fbt
+ * return (their pv_enable sets kp_gated; fbt entry gates in its handler).
+ * Out of line, so that an ungated probe's kd_fire() stays a test and a
+ * jump to kd_run() (inlined, it cost every firing ~12 instructions of
+ * saved registers).
+ */
+static noinline void
+kd_fire_gated(struct kd_probe *kp, const uint64_t *args, int32_t err)
+{
+	if (args != NULL && !ecb_gate_open(kp->kp_cs->cs_es, &kp->kp_ep, args,
+	    raw_smp_processor_id()))
+		return;
+	kd_run(kp, args, err, NULL, 0);
 }
 
 void
@@ -132,7 +148,10 @@ kd_fire(struct kd_probe *kp, const uint64_t *args, int32_t err)
 	if (!READ_ONCE(kp->kp_cs->cs_active))
 		return;
 	smp_rmb();	/* cs_active was published after the runner */
-	kd_run(kp, args, err, NULL, 0);
+	if (kp->kp_gated)
+		kd_fire_gated(kp, args, err);
+	else
+		kd_run(kp, args, err, NULL, 0);
 }
 
 /* One DIF object reads arg6..arg9, or args[] with any index. */
@@ -202,6 +221,39 @@ kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry)
 			args[i] = 0;
 	smp_rmb();
 	kd_run(kp, args, 0, regs, at_entry);
+}
+
+/*
+ * kd_fire_regs() for a probe with kp_simple (ecb.h's simple aggregations):
+ * ecb_fire_simple() reads no argument past ECB_GATE_NARGS and nothing of
+ * kd_probe_regs, so only the six register arguments are read and the
+ * per-CPU registers are not published; the nesting count stays (a nested
+ * firing is counted as missed, as in kd_run()).
+ */
+void
+kd_fire_simple_regs(struct kd_probe *kp, struct pt_regs *regs)
+{
+	uint64_t args[ECB_GATE_NARGS] KENV_NOINIT;	/* every element set */
+	struct kd_cstate *cs = kp->kp_cs;
+	unsigned long flags;
+
+	if (!READ_ONCE(cs->cs_active))
+		return;
+	args[0] = regs_get_kernel_argument(regs, 0);
+	args[1] = regs_get_kernel_argument(regs, 1);
+	args[2] = regs_get_kernel_argument(regs, 2);
+	args[3] = regs_get_kernel_argument(regs, 3);
+	args[4] = regs_get_kernel_argument(regs, 4);
+	args[5] = regs_get_kernel_argument(regs, 5);
+	smp_rmb();	/* cs_active was published after the runner */
+	local_irq_save(flags);
+	if (this_cpu_inc_return(kd_probe_depth) != 1)
+		atomic64_inc(&cs->cs_missed);
+	else
+		ecb_fire_simple(cs->cs_es, &kp->kp_ep,
+		    raw_smp_processor_id(), args);
+	this_cpu_dec(kd_probe_depth);
+	local_irq_restore(flags);
 }
 
 void

@@ -85,7 +85,8 @@
  * gone), u_word[1] 1 while our handler is registered on it, u_word[2]
  * the argument count the handler uses.  pv_enable registers
  * the handler for the count on each probe's tracepoint with the probe as
- * its data; pv_disable unregisters every handler, then waits once with
+ * its data (and sets kp_gated: kd_fire()'s gate, ecb.h); pv_disable
+ * unregisters every handler, then waits once with
  * tracepoint_synchronize_unregister() for any still running.
  */
 #include <linux/tracepoint.h>
@@ -614,6 +615,10 @@ kd_sdt_register(struct kd_cstate *cs, uint32_t from, int strict)
 		    kp->kp_u.u_word[1] != 0)
 			continue;
 		nprobes++;
+		/* kd_fire()'s gate (ecb.h): a false /VAR op K/ predicate
+		   ends the firing before the runner */
+		kp->kp_gated = cs->cs_es != NULL &&
+		    ecb_gate_usable(cs->cs_es, &kp->kp_ep);
 		rv = tracepoint_probe_register(kd_sdt_tp(kp),
 		    kd_sdt_handler(kp), kp);
 		if (rv == 0) {

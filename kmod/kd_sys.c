@@ -23,7 +23,9 @@
  * value (as dtrace), and the D variable errno is -ret for a return value
  * in [-4095, -1], else 0; sys_exit has no number argument, so it comes
  * from syscall_get_nr() (orig_ax).  32-bit (ia32 and x32) system calls are
- * ignored: their numbers name other calls.
+ * ignored: their numbers name other calls.  Each probe's kp_gated is set
+ * when it is armed, so kd_fire() drops a firing whose every clause has a
+ * false gate-shaped predicate (ecb.h) before the runner.
  * args[] are typed by the compiler, not here (compiler/dc_btf.c): entry
  * as the call's C prototype (BTF's __do_sys_<name>, else tracefs's
  * sys_enter_<name>/format), return as long, long.
@@ -243,8 +245,13 @@ kd_sys_arm(struct kd_cstate *cs, struct kd_sys_state *ss, uint32_t r,
 		return -ENOENT;
 	}
 	for (nr = 0; nr < NR_syscalls; nr++)
-		if (ss->ss_probes[nr * 2 + r] != NULL)
+		if (ss->ss_probes[nr * 2 + r] != NULL) {
+			/* kd_fire()'s gate (ecb.h) */
+			ss->ss_probes[nr * 2 + r]->kp_gated =
+			    cs->cs_es != NULL && ecb_gate_usable(cs->cs_es,
+			    &ss->ss_probes[nr * 2 + r]->kp_ep);
 			WRITE_ONCE(ss->ss_probes[nr * 2 + r]->kp_live, 1);
+		}
 	rv = tracepoint_probe_register(ss->ss_tp[r], fn, cs);
 	if (rv != 0) {
 		for (nr = 0; nr < NR_syscalls; nr++)

@@ -374,6 +374,69 @@ START_TEST(test_buffer_keys_ids_and_reset)
 }
 END_TEST
 
+/* The one-entry cache (ab_last, agg.c): hits, misses, resets, bad hints. */
+START_TEST(test_buffer_last_entry_cache)
+{
+	uint64_t *b = t_buf(8192);
+	struct agg_buf *ab = (struct agg_buf *)b;
+	const struct agg_ent *ae;
+	uint64_t key, last;
+	uint32_t i;
+
+	ck_assert_uint_eq(ab->ab_last, 0);
+	/* keyless, repeated: one entry, named by the hint */
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(agg_update(ab, &t_aggs[1], NULL, 3, 2), 0);
+	ae = agg_next(ab, NULL);
+	ck_assert_uint_eq(ab->ab_nents, 1);
+	ck_assert_uint_eq(ab->ab_last, (uint8_t *)ae - (uint8_t *)ab);
+	ck_assert_uint_eq(agg_ent_data(ae)[65], 10);
+	/* keys alternating with it: every update lands on its own entry */
+	for (i = 0; i < 30; i++) {
+		key = i % 3;
+		ck_assert_int_eq(agg_update(ab, &t_aggs[0], &key, 0, 1), 0);
+		ck_assert_int_eq(agg_update(ab, &t_aggs[1], NULL, 3, 1), 0);
+	}
+	ck_assert_uint_eq(ab->ab_nents, 4);
+	t_check(b, 8192, NULL);
+	for (ae = NULL; (ae = agg_next(ab, ae)) != NULL; ) {
+		if (ae->ae_aggid == 2) {
+			ck_assert_uint_eq(agg_ent_data(ae)[65], 40);
+			continue;
+		}
+		ck_assert_uint_eq(agg_ent_data(ae)[0], 10);
+	}
+	/* the hint is the last entry updated: a repeated key hits it */
+	key = 2;
+	ck_assert_int_eq(agg_update(ab, &t_aggs[0], &key, 0, 1), 0);
+	last = ab->ab_last;
+	ck_assert_int_eq(agg_update(ab, &t_aggs[0], &key, 0, 1), 0);
+	ck_assert_uint_eq(ab->ab_last, last);
+	ck_assert_uint_eq(agg_ent_data((const struct agg_ent *)
+	    ((uint8_t *)ab + last))[0], 12);
+	/* a reset (a snapshot, clear() or trunc() of the consumer's copy
+	   start from it) forgets the hint: the next update makes a fresh
+	   entry instead of adding to the forgotten one */
+	agg_buf_reset(ab);
+	ck_assert_uint_eq(ab->ab_last, 0);
+	ck_assert_int_eq(agg_update(ab, &t_aggs[0], &key, 0, 1), 0);
+	ck_assert_uint_eq(ab->ab_nents, 1);
+	ae = agg_next(ab, NULL);
+	ck_assert_uint_eq(agg_ent_data(ae)[0], 1);
+	/* a hint outside the used heap (a region image written by anyone)
+	   is not followed */
+	ab->ab_last = ab->ab_size - 8;
+	key = 5;
+	ck_assert_int_eq(agg_update(ab, &t_aggs[0], &key, 0, 1), 0);
+	ck_assert_uint_eq(ab->ab_nents, 2);
+	ab->ab_last = 8;	/* inside the header */
+	ck_assert_int_eq(agg_update(ab, &t_aggs[0], &key, 0, 1), 0);
+	ck_assert_uint_eq(ab->ab_nents, 2);
+	t_check(b, 8192, NULL);
+	free(b);
+}
+END_TEST
+
 START_TEST(test_buffer_full_counts_drops)
 {
 	uint64_t size = 1024, *b = t_buf(size);
@@ -530,6 +593,7 @@ agg_suite(void)
 	suite_add_tcase(s, tm);
 	tcase_add_test(tb, test_buffer_worked_example);
 	tcase_add_test(tb, test_buffer_keys_ids_and_reset);
+	tcase_add_test(tb, test_buffer_last_entry_cache);
 	tcase_add_test(tb, test_buffer_full_counts_drops);
 	tcase_add_test(tb, test_buffer_init_rejects_small);
 	tcase_add_loop_test(tb, test_check_rejections, 0, 10);

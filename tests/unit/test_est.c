@@ -88,37 +88,90 @@ START_TEST(test_model)
 	    "fbt::vfs_read:return /arg1 == 0/ { @[pid] = count(); }\n"
 	    "fbt::vfs_read:entry { trace(arg0); trace(arg1); }\n"
 	    "fbt::vfs_read:entry /pid == 42/ { @n = count(); }\n"
-	    "fbt::vfs_read:entry /pid * 2 == 42/ { @m = count(); }\n", &o);
+	    "fbt::vfs_read:entry /pid * 2 == 42/ { @m = count(); }\n"
+	    "syscall::read:entry /pid == 42/ { @s = quantize(arg2); }\n"
+	    "sdt:sched::sched_switch /pid == 7/ { @e[execname] = count(); }\n"
+	    "kinst::vfs_read:5 { @k = count(); }\n"
+	    "profile:::profile-97 /pid == 3/ { @p = count(); }\n", &o);
 	struct kc_cal c;
 	struct kc_est e;
 	double want;
 
 	t_cal(&c);
+	c.kc_ns[KC_CAL_FBTARGS] = 50;	/* a part of fbt.context */
+	/* a simple aggregation (ecb.h) on a gated mechanism: the
+	   mechanism, agg.simple and the key; no context, no "agg" */
 	kc_est_ecb(den, 0, &c, &e);
 	ck_assert_str_eq(e.es_mech, "fbt return");
-	want = c.kc_ns[KC_CAL_FBTRET] + e.es_pred_insns * c.kc_ns[KC_CAL_INSN];
-	ck_assert_double_eq_tol(e.es_false_ns, want, 1e-9);
-	want = c.kc_ns[KC_CAL_FBTRET] + e.es_insns * c.kc_ns[KC_CAL_INSN] +
-	    c.kc_ns[KC_CAL_AGG] + c.kc_ns[KC_CAL_AGGKEY];
+	ck_assert_int_eq(e.es_simple, 1);
+	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_FBTRET], 1e-9);
+	want = c.kc_ns[KC_CAL_FBTRET] + c.kc_ns[KC_CAL_AGGSIMPLE] +
+	    c.kc_ns[KC_CAL_AGGKEY];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	kc_est_ecb(den, 1, &c, &e);
+	ck_assert_int_eq(e.es_simple, 0);
 	ck_assert_double_eq_tol(e.es_false_ns, 0, 1e-9);	/* no predicate */
 	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
 	    e.es_insns * c.kc_ns[KC_CAL_INSN] +
 	    c.kc_ns[KC_CAL_REC] + 2 * c.kc_ns[KC_CAL_RECITEM];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	/* fbt entry: a false predicate of the gate's shape costs the
-	   mechanism alone; another shape goes past the gate */
+	   mechanism alone; another shape goes past the gate and makes the
+	   clause not simple */
 	kc_est_ecb(den, 2, &c, &e);
+	ck_assert_int_eq(e.es_simple, 1);
 	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_FBT], 1e-9);
-	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
-	    e.es_insns * c.kc_ns[KC_CAL_INSN] + c.kc_ns[KC_CAL_AGG];
+	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_FBTARGS] +
+	    c.kc_ns[KC_CAL_AGGSIMPLE];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	kc_est_ecb(den, 3, &c, &e);
+	ck_assert_int_eq(e.es_simple, 0);
 	ck_assert_uint_gt(e.es_pred_insns, 0);
 	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
 	    e.es_pred_insns * c.kc_ns[KC_CAL_INSN];
 	ck_assert_double_eq_tol(e.es_false_ns, want, 1e-9);
+	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
+	    e.es_insns * c.kc_ns[KC_CAL_INSN] + c.kc_ns[KC_CAL_AGG];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* syscall: gated in kd_fire(); a simple quantize */
+	kc_est_ecb(den, 4, &c, &e);
+	ck_assert_int_eq(e.es_simple, 1);
+	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SYSCALL], 1e-9);
+	want = c.kc_ns[KC_CAL_SYSCALL] + c.kc_ns[KC_CAL_AGGSIMPLE] +
+	    c.kc_ns[KC_CAL_HIST];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* a string key is not simple: the context (without the argument
+	   reads, made before the gate) and "agg" */
+	kc_est_ecb(den, 5, &c, &e);
+	ck_assert_int_eq(e.es_simple, 0);
+	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SDT], 1e-9);
+	want = c.kc_ns[KC_CAL_SDT] + c.kc_ns[KC_CAL_CTX] -
+	    c.kc_ns[KC_CAL_FBTARGS] +
+	    e.es_insns * c.kc_ns[KC_CAL_INSN] + c.kc_ns[KC_CAL_AGG] +
+	    c.kc_ns[KC_CAL_AGGSTR];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* kinst's mechanism includes the context a simple firing skips */
+	c.kc_ns[KC_CAL_KINST] = 1000;
+	kc_est_ecb(den, 6, &c, &e);
+	ck_assert_int_eq(e.es_simple, 1);
+	want = c.kc_ns[KC_CAL_KINST] - c.kc_ns[KC_CAL_CTX] +
+	    c.kc_ns[KC_CAL_FBTARGS] + c.kc_ns[KC_CAL_AGGSIMPLE];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* a timer has no gate: a false predicate builds the context */
+	kc_est_ecb(den, 7, &c, &e);
+	ck_assert_int_eq(e.es_mark, '~');
+	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SDT] +
+	    c.kc_ns[KC_CAL_CTX] - c.kc_ns[KC_CAL_FBTARGS], 1e-9);
+	/* a calibration made before agg.simple: the earlier model, where
+	   only fbt entry had a gate and the others include the context */
+	c.kc_have[KC_CAL_AGGSIMPLE] = 0;
+	kc_est_ecb(den, 0, &c, &e);
+	want = c.kc_ns[KC_CAL_FBTRET] + e.es_insns * c.kc_ns[KC_CAL_INSN] +
+	    c.kc_ns[KC_CAL_AGG] + c.kc_ns[KC_CAL_AGGKEY];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	kc_est_ecb(den, 4, &c, &e);
+	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SYSCALL], 1e-9);
+	c.kc_have[KC_CAL_AGGSIMPLE] = 1;
 	/* an item not measured makes the estimate "?" */
 	c.kc_have[KC_CAL_FBT] = 0;
 	kc_est_ecb(den, 1, &c, &e);

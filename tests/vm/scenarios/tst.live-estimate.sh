@@ -59,7 +59,8 @@ cat "$r/cal.out" "$r/cal.err" "$r/est.out" "$r/est.err" "$r/sample.out" "$r/samp
     kv_fail "no calibration: not a clear error"
 [ "$(cat "$r/cal.rc")" = 0 ] || kv_fail "kdt --calibrate failed"
 for item in insn mech.fbt mech.fbtret mech.syscall mech.sdt record \
-    record.item agg agg.key agg.strkey agg.hist dynvar fbt.context; do
+    record.item agg agg.key agg.strkey agg.hist dynvar fbt.context \
+    agg.simple fbt.args; do
 	grep -Eq "^$item [0-9]+\.[0-9]+$" "$r/calibration" ||
 	    kv_fail "calibration: no $item"
 done
