@@ -621,6 +621,14 @@ ecb_eval(struct ecb_run *r, const struct dof_laction *la, uint64_t *v)
 	return ms->dm_faulted ? -EFAULT : 0;
 }
 
+/* usym(), umod() and uaddr(): records of (pid, address), 16 bytes. */
+static int
+ecb_is_uaddr(uint32_t kind)
+{
+	return kind == DTRACEACT_USYM || kind == DTRACEACT_UMOD ||
+	    kind == DTRACEACT_UADDR;
+}
+
 /*
  * Put value "v" of action "la" at "dst": integers by size, strings and
  * other by-reference data copied.  -EFAULT when the data is unreadable
@@ -638,6 +646,12 @@ ecb_put_val(struct ecb_run *r, const struct dof_laction *la, uint64_t v,
 		return 0;	/* no data, or zeroes (staging is cleared) */
 	if (la->la_kind == DTRACEACT_EXIT) {
 		ecb_store_int(dst, v, 4);
+		return 0;
+	}
+	if (ecb_is_uaddr(la->la_kind) && size >= 16) {
+		/* (pid, address): the consumer names it in that process */
+		ecb_store_int(dst, kenv_pid(), 8);
+		ecb_store_int(dst + 8, v, 8);
 		return 0;
 	}
 	byref = la->la_rec_isstr ||
@@ -741,6 +755,17 @@ ecb_act_rec(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
 		 */
 		if (es->es_destructive)
 			r->er_panic = 1;
+		break;
+	case DTRACEACT_RAISE:
+		/* a bad number is an illegal operation, as in dtrace */
+		if (v < 1 || v > ECB_SIG_MAX)
+			return ecb_fault(r, DTRACEFLT_ILLOP, v);
+		if (es->es_destructive)
+			kenv_signal((uint32_t)v, 0);
+		break;
+	case DTRACEACT_STOP:
+		if (es->es_destructive)
+			kenv_signal(0, 1);
 		break;
 	case DTRACEACT_EXIT:
 		es->es_status = (int32_t)v;

@@ -85,6 +85,8 @@
  * CPU held for seconds with interrupts off.
  */
 #define ECB_CHILL_MAX		500000000ull
+/* raise(): signals 1..ECB_SIG_MAX (Linux's _NSIG is 64) */
+#define ECB_SIG_MAX		64
 #define ECB_AGGSIZE_DEFAULT	(4ULL << 20)
 #define ECB_DYNVARSIZE_DEFAULT	(1ULL << 20)
 #define ECB_SPECSIZE_DEFAULT	(32ULL << 10)

@@ -162,5 +162,15 @@ uint32_t kenv_ustack(uint64_t *pcs, uint32_t max, uint64_t *pid);
  * never called by the userspace engine (ecb.c refuses panic() there).
  */
 void kenv_panic(const char *msg);
+/*
+ * raise(sig) (1..64, ecb.c checks) and stop() (stop != 0, sig unused):
+ * the destructive actions on the current thread's process.  The kernel
+ * queues the signal and sends it once the probe has returned (a probe may
+ * hold any lock, kmod/kd_signal.c); a kernel thread is left alone; a
+ * signal that finds the CPU's queue full is dropped.  Never called by the
+ * userspace engine (ecb.c refuses raise() and stop() there).
+ * Probe context: no locks, no allocation, no sleeping.
+ */
+void kenv_signal(uint32_t sig, int stop);
 
 #endif /* KDT_ENV_H */

@@ -510,11 +510,14 @@ kc_agg_kdatakey(FILE *out, const struct dof_laction *k, const uint8_t *p)
 			else if (k->la_kind == DTRACEACT_MOD)
 				(void) kc_fmt_mod(mf, kc_sym_default(), &v);
 			else
-				(void) kc_fmt_usym(mf, &v);
+				(void) kc_fmt_usym(mf, &v, k->la_kind);
 			fclose(mf);
 		}
 		buf[sizeof (buf) - 1] = '\0';
-		fprintf(out, "  %-50s", buf);
+		/* the formatters print dtrace's "  %-50s" themselves */
+		fputs(buf[0] != '\0' ? buf : "  ", out);
+		if (buf[0] == '\0')
+			fprintf(out, "%-50s", "");
 		return 1;
 	default:
 		return 0;

@@ -243,6 +243,15 @@ kenv_panic(const char *msg)
 	abort();
 }
 
+/* Unreachable: ecb_create() refuses raise() and stop() here too. */
+void
+kenv_signal(uint32_t sig, int stop)
+{
+	fprintf(stderr, "kdt: %s reached the userspace engine (signal %u)\n",
+	    stop ? "stop()" : "raise()", sig);
+	abort();
+}
+
 /* chill() in the userspace engine: spin on the monotonic clock. */
 void
 kenv_delay_ns(uint64_t ns)

@@ -28,9 +28,11 @@
 #include <time.h>
 
 #include "common/dif.h"
+#include "common/dof.h"
 #include "common/dif_vm.h"
 #include "consumer/kc_fmt.h"
 #include "consumer/kc_sym.h"
+#include "consumer/kc_uprobe.h"
 
 #define KC_TRACE_STRWIDTH	(-33)
 #define KC_SYMWIDTH		50	/* sym(), mod(), usym() columns */
@@ -959,19 +961,24 @@ kc_fmt_ustack(FILE *out, const uint8_t *data, uint32_t size,
 {
 	const char *base = (const char *)data + ((size_t)nframes + 1) * 8;
 	const char *str = strsize ? base : NULL;
-	uint64_t pc;
+	char name[KC_STRBUF];
+	uint64_t pc, pid;
 	uint32_t i;
 
 	if (((uint64_t)nframes + 1) * 8 + strsize > size)
 		return -1;
 	if (nframes == 0)
 		return 0;
+	memcpy(&pid, data, 8);
 	fputc('\n', out);
 	for (i = 0; i < nframes; i++) {
 		memcpy(&pc, data + ((size_t)i + 1) * 8, 8);
 		if (pc == 0)
 			break;
-		fprintf(out, "%*s0x%" PRIx64 "\n", indent, "", pc);
+		/* named as uaddr() names it: obj`func+0xoff, or hex */
+		kc_fmt_usym2str(DTRACEACT_UADDR, (uint32_t)pid, pc, name,
+		    sizeof (name));
+		fprintf(out, "%*s%s\n", indent, "", name);
 		if (str != NULL && str[0] == '@')
 			fprintf(out, "%*s  [ %.*s ]\n", indent, "",
 			    (int)strnlen(str + 1, strsize - 1 -
@@ -1006,16 +1013,44 @@ kc_fmt_mod(FILE *out, const struct kc_symtab *t, const struct kc_val *v)
 	return 0;
 }
 
+static kc_ulookup_fn kc_fmt_ulookup;	/* none: addresses in hex */
+
+void
+kc_fmt_set_ulookup(kc_ulookup_fn fn)
+{
+	kc_fmt_ulookup = fn;
+}
+
+void
+kc_fmt_usym2str(uint32_t kind, uint32_t pid, uint64_t addr, char *buf,
+    size_t size)
+{
+	struct kc_uaddr ua;
+
+	if (kc_fmt_ulookup == NULL || kc_fmt_ulookup(pid, addr, &ua) != 0)
+		snprintf(buf, size, "0x%" PRIx64, addr);
+	else if (kind == DTRACEACT_UMOD)
+		snprintf(buf, size, "%s", ua.ua_obj);
+	else if (!ua.ua_hassym)
+		snprintf(buf, size, "%s`0x%" PRIx64, ua.ua_obj, addr);
+	else if (kind == DTRACEACT_USYM || ua.ua_off == 0)
+		snprintf(buf, size, "%s`%s", ua.ua_obj, ua.ua_sym);
+	else
+		snprintf(buf, size, "%s`%s+0x%" PRIx64, ua.ua_obj, ua.ua_sym,
+		    ua.ua_off);
+}
+
 int
-kc_fmt_usym(FILE *out, const struct kc_val *v)
+kc_fmt_usym(FILE *out, const struct kc_val *v, uint32_t kind)
 {
 	char buf[KC_STRBUF];
-	uint64_t addr;
+	uint64_t pid, addr;
 
 	if (v->kv_size != 16)
 		return -1;
+	memcpy(&pid, v->kv_data, 8);
 	memcpy(&addr, v->kv_data + 8, 8);
-	snprintf(buf, sizeof (buf), "0x%" PRIx64, addr);
+	kc_fmt_usym2str(kind, (uint32_t)pid, addr, buf, sizeof (buf));
 	fprintf(out, "  %-*s", KC_SYMWIDTH, buf);
 	return 0;
 }

@@ -175,8 +175,9 @@ int kc_fmt_stack(FILE *out, const struct kc_symtab *t, const uint8_t *data,
 
 /*
  * ustack(nframes, strsize): pid word, nframes pc words, then strsize bytes
- * of helper strings.  Frames print as "0x<pc>" (kdt does not read process
- * symbols); a helper string that starts with '@' prints beneath its frame
+ * of helper strings.  Frames print as uaddr() prints an address (below:
+ * "obj`func+0x<off>" in a live session whose process is still there,
+ * "0x<pc>" otherwise); a helper string that starts with '@' prints beneath its frame
  * as "  [ text ]".  Returns 0, or -1 when size is too small.
  */
 int kc_fmt_ustack(FILE *out, const uint8_t *data, uint32_t size,
@@ -184,13 +185,30 @@ int kc_fmt_ustack(FILE *out, const uint8_t *data, uint32_t size,
 
 /*
  * sym()/mod() (8-byte address) and usym()/uaddr()/umod() (16 bytes: pid,
- * address) records: "  " and the text left-justified in 50 columns.
- * sym: "module`symbol"; mod: "module"; user ones: "0x<addr>".  Returns
- * 0, or -1 on a size that does not fit.
+ * address; "kind" is the DTRACEACT_U* action) records: "  " and the text
+ * left-justified in 50 columns.  sym: "module`symbol"; mod: "module".
+ * The user ones are named as dtrace names them, through the lookup that
+ * kc_fmt_set_ulookup() installed (kc_uaddr_lookup() in a live session;
+ * none for a dead image, whose processes are gone):
+ *
+ *	usym   "obj`func" (the address rounded down to its function)
+ *	uaddr  "obj`func+0x<off>" ("obj`func" at offset 0)
+ *	umod   "obj"
+ *
+ * with "obj`0x<addr>" (usym, uaddr) when the object has no function
+ * there, and "0x<addr>" when nothing maps the address or there is no
+ * lookup.  "obj" is the basename of the mapped file.  Returns 0, or -1
+ * on a size that does not fit.
  */
+struct kc_uaddr;
+typedef int (*kc_ulookup_fn)(uint32_t pid, uint64_t addr,
+    struct kc_uaddr *ua);
+void kc_fmt_set_ulookup(kc_ulookup_fn fn);
 int kc_fmt_sym(FILE *out, const struct kc_symtab *t, const struct kc_val *v);
 int kc_fmt_mod(FILE *out, const struct kc_symtab *t, const struct kc_val *v);
-int kc_fmt_usym(FILE *out, const struct kc_val *v);
+int kc_fmt_usym(FILE *out, const struct kc_val *v, uint32_t kind);
+void kc_fmt_usym2str(uint32_t kind, uint32_t pid, uint64_t addr, char *buf,
+    size_t size);
 
 /* The strings %a, sym() and mod() print, into buf[0, size). */
 void kc_fmt_addr2str(const struct kc_symtab *t, uint64_t addr, char *buf,

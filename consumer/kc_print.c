@@ -26,6 +26,7 @@
 #include "consumer/kc_engine.h"
 #include "consumer/kc_export.h"
 #include "consumer/kc_sym.h"
+#include "consumer/kc_uprobe.h"
 
 #define KC_MAXARGS	128	/* printf() arguments decoded */
 #define KC_MAXPRINTA	32	/* aggregations of one printa() */
@@ -306,7 +307,7 @@ kc_do_kdata(struct kc_dec *d, const struct dof_laction *la,
 	case DTRACEACT_USYM:
 	case DTRACEACT_UMOD:
 	case DTRACEACT_UADDR:
-		(void) kc_fmt_usym(d->kd_out, &v);
+		(void) kc_fmt_usym(d->kd_out, &v, la->la_kind);
 		return 1;
 	default:
 		return 0;
@@ -895,6 +896,8 @@ kc_dec_new(const struct rgn_view *v, const struct dof_enabling *den,
 	if (o->do_hooks != NULL) {
 		d->kd_hooks = *o->do_hooks;
 		d->kd_live = 1;
+		/* a live session's processes can be asked for names */
+		kc_fmt_set_ulookup(kc_uaddr_lookup);
 	}
 	d->kd_view = v;
 	d->kd_den = den;

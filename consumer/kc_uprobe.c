@@ -1073,3 +1073,88 @@ kc_uprobe_fini(struct kc_uptab *ut)
 	free(ut->ut_ents);
 	memset(ut, 0, sizeof (*ut));
 }
+
+/* ---- addresses to names: usym(), umod(), uaddr() ---- */
+
+/*
+ * The process last looked up, kept so that a run of records from one
+ * process reads its maps and ELF files once.  Re-read when the pid
+ * changes or when an address falls in no mapping of the copy (the
+ * process may have mapped more since, e.g. dlopen()).
+ */
+static struct ku_proc ku_look;
+
+/* The object of "p" mapping "addr", with the ELF address in *vaddr. */
+static struct ku_obj *
+ku_look_obj(struct ku_proc *p, uint64_t addr, uint64_t *vaddr)
+{
+	const struct ku_map *m;
+	struct ku_obj *o;
+	uint64_t off;
+	uint32_t i, j, k;
+
+	for (i = 0; i < p->up_nobjs; i++) {
+		o = &p->up_objs[i];
+		for (j = 0; j < o->uo_nmaps; j++) {
+			m = &o->uo_maps[j];
+			if (addr < m->um_start || addr >= m->um_end)
+				continue;
+			off = addr - m->um_start + m->um_pgoff;
+			*vaddr = 0;
+			if (o->uo_elf == NULL && !o->uo_bad) {
+				char why[PATH_MAX + 64];
+
+				o->uo_elf = ku_elf_read(o->uo_path, why,
+				    sizeof (why));
+				o->uo_bad = o->uo_elf == NULL;
+			}
+			for (k = 0; o->uo_elf != NULL &&
+			    k < o->uo_elf->ue_nload; k++) {
+				const GElf_Phdr *ph = &o->uo_elf->ue_load[k];
+
+				if (off >= ph->p_offset &&
+				    off - ph->p_offset < ph->p_filesz) {
+					*vaddr = off - ph->p_offset +
+					    ph->p_vaddr;
+					break;
+				}
+			}
+			return o;
+		}
+	}
+	return NULL;
+}
+
+int
+kc_uaddr_lookup(uint32_t pid, uint64_t addr, struct kc_uaddr *ua)
+{
+	const struct ku_sym *s;
+	struct ku_obj *o = NULL;
+	uint64_t vaddr = 0;
+	int pass;
+
+	memset(ua, 0, sizeof (*ua));
+	for (pass = 0; pass < 2 && o == NULL; pass++) {
+		if (pass == 1 || ku_look.up_pid != pid ||
+		    ku_look.up_nobjs == 0) {
+			ku_proc_free(&ku_look);
+			if (ku_proc_read(&ku_look, pid) != 0) {
+				ku_proc_free(&ku_look);
+				return -1;
+			}
+			pass = 1;
+		}
+		o = ku_look_obj(&ku_look, addr, &vaddr);
+	}
+	if (o == NULL)
+		return -1;
+	snprintf(ua->ua_obj, sizeof (ua->ua_obj), "%s",
+	    o->uo_path + o->uo_base);
+	if (o->uo_elf != NULL && vaddr != 0 &&
+	    (s = ku_elf_func_at(o->uo_elf, vaddr)) != NULL) {
+		snprintf(ua->ua_sym, sizeof (ua->ua_sym), "%s", s->us_name);
+		ua->ua_off = vaddr - s->us_value;
+		ua->ua_hassym = 1;
+	}
+	return 0;
+}

@@ -83,4 +83,23 @@ int kc_uparg_parse_all(const char *args, struct kio_uparg *out,
     uint32_t *nargs, kc_upsym_fn symval, void *symarg, char *why,
     size_t whysz);
 
+/*
+ * usym(), umod() and uaddr() records name an address of process "pid":
+ * the object mapping it (the basename of its path in /proc/N/maps, as
+ * dtrace prints it: the executable by its own name, not "a.out") and the
+ * function of that object holding it (ELF .symtab and .dynsym, the same
+ * tables pid probes are resolved with), with the offset into it.
+ * Returns 0 when an object maps "addr" (ua_hassym says whether a function
+ * was found too), -1 when the process is gone or maps nothing there --
+ * the caller prints the address in hex, as dtrace does.  The last
+ * process read is cached; it is read again when an address misses.
+ */
+struct kc_uaddr {
+	char		ua_obj[256];
+	char		ua_sym[256];
+	uint64_t	ua_off;		/* addr - the function's address */
+	int		ua_hassym;
+};
+int kc_uaddr_lookup(uint32_t pid, uint64_t addr, struct kc_uaddr *ua);
+
 #endif /* KDT_KC_UPROBE_H */

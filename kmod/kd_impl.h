@@ -445,6 +445,9 @@ int kd_prev_hold(char *why, size_t len);
 void kd_prev_info(struct kio_info *ki);
 void kd_prev_free(void);
 
+/* kd_signal.c: raise() and stop(); wait for queued signals at unload */
+void kd_signal_exit(void);
+
 /* kd_dev.c */
 int kd_dev_init(void);
 void kd_dev_exit(void);

@@ -316,6 +316,7 @@ kd_exit(void)
 	kd_anon_stop();
 	kd_dev_exit();
 	kd_prev_free();
+	kd_signal_exit();
 	if (ks->ks_region != NULL)
 		memunmap(ks->ks_region);
 	ks->ks_region = NULL;

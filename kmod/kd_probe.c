@@ -35,11 +35,11 @@
 
 /*
  * Action kinds kdt.ko can run.  ecb.c knows every kind; those whose
- * kernel side is not wired up here (user symbols usym/umod/uaddr, raise,
- * stop, breakpoint) are refused at load instead of recording nothing.
- * Destructive ones (panic, chill, system, freopen) also need -w
- * (ecb_create checks); system and freopen are recorded like printf and
- * carried out by the consumer.
+ * kernel side is not wired up here (breakpoint) are refused at load
+ * instead of recording nothing.  Destructive ones (panic, chill, raise,
+ * stop, system, freopen) also need -w (ecb_create checks); system and
+ * freopen are recorded like printf and carried out by the consumer;
+ * raise and stop are queued and sent after the probe (kd_signal.c).
  */
 static int
 kd_act_supported(const struct dof_laction *la)
@@ -59,11 +59,25 @@ kd_act_supported(const struct dof_laction *la)
 	case DTRACEACT_USTACK:
 	case DTRACEACT_SYM:
 	case DTRACEACT_MOD:
+	case DTRACEACT_USYM:	/* (pid, address): the consumer names it */
+	case DTRACEACT_UMOD:
+	case DTRACEACT_UADDR:
+	case DTRACEACT_RAISE:	/* queued, sent after the probe: kd_signal.c */
+	case DTRACEACT_STOP:
 	case DTRACEACT_PANIC:
 	case DTRACEACT_CHILL:
 	case DTRACEACT_SYSTEM:		/* recorded; the consumer runs it */
 	case DTRACEACT_FREOPEN:
 		return 1;
+	/*
+	 * breakpoint() stays refused.  dtrace's stops the system in the
+	 * kernel debugger; Linux has one only with CONFIG_KGDB and a
+	 * configured I/O driver (kgdboc=), which Debian's kernels do not
+	 * set up, and entering kgdb from a probe that may hold any lock
+	 * (or run in NMI) with nobody attached stops the machine for good.
+	 * A clear refusal at load is safer than a hang that looks like a
+	 * kdt bug.
+	 */
 	default:
 		return DTRACEACT_ISAGG(la->la_kind);
 	}
@@ -80,7 +94,7 @@ kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den)
 		for (j = 0; j < le->le_nacts; j++) {
 			if (kd_act_supported(&le->le_acts[j]))
 				continue;
-			kd_cs_msg(cs, "ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, stack, ustack, sym, mod, panic, chill, system, freopen, aggregations, speculations, clear/trunc/normalize)",
+			kd_cs_msg(cs, "ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, stack, ustack, sym, mod, usym, umod, uaddr, raise, stop, panic, chill, system, freopen, aggregations; breakpoint() is not: Linux has no kernel debugger to stop in by default, speculations, clear/trunc/normalize)",
 			    i, le->le_pdesc.lp_prov, le->le_pdesc.lp_mod,
 			    le->le_pdesc.lp_func, le->le_pdesc.lp_name, j,
 			    le->le_acts[j].la_kind);

@@ -17,6 +17,7 @@
 
 #include "kt_check.h"
 #include "dif.h"
+#include "dof.h"
 #include "consumer/kc_fmt.h"
 #include "consumer/kc_sym.h"
 
@@ -537,9 +538,9 @@ START_TEST(test_sym_mod_usym_records)
 	fputs("|\n", f);
 	ck_assert_int_eq(kc_fmt_mod(f, t, &vn), 0);
 	fputs("|\n", f);
-	ck_assert_int_eq(kc_fmt_usym(f, &vu), 0);
+	ck_assert_int_eq(kc_fmt_usym(f, &vu, DTRACEACT_UADDR), 0);
 	fputs("|\n", f);
-	ck_assert_int_eq(kc_fmt_usym(f, &va), -1);
+	ck_assert_int_eq(kc_fmt_usym(f, &va, DTRACEACT_UADDR), -1);
 	fclose(f);
 	ck_assert_str_eq(t_out,
 	    "  vmlinux`do_sys_open                               |\n"

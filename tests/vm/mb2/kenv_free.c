@@ -481,6 +481,14 @@ kenv_panic(const char *msg)
 	kb_halt("panic");
 }
 
+/* The test kernel has no processes: like a kernel thread, left alone. */
+void
+kenv_signal(uint32_t sig, int stop)
+{
+	(void)sig;
+	(void)stop;
+}
+
 void
 kenv_execname(char *buf, uint32_t size)
 {
