@@ -56,6 +56,8 @@ struct kc_opts {
 					   own /proc/kallsyms, or NULL */
 	const char	*ko_vmlinux;	/* --vmlinux FILE: symbols and source
 					   lines (kc_sym.h), or NULL */
+	const char	*ko_modules;	/* --modules DIR: modules' source
+					   lines (kc_sym.h), or NULL */
 };
 
 /*

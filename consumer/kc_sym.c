@@ -12,6 +12,7 @@
  * the crash(8) extension (both through cd_print_region(): one table per
  * region, kc_sym_for_region()), and by tests with fake symbols.
  */
+#define _GNU_SOURCE		/* memfd_create */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +25,11 @@
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 
+#include <dirent.h>
+#include <elf.h>
+#include <limits.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "common/rgn.h"
@@ -971,9 +977,13 @@ kc_lines_has_debug_line(int fd)
 	return found;
 }
 
-int
-kc_sym_load_lines(struct kc_symtab *t, const char *path, const char *mod,
-    uint64_t slide, char *why, size_t whysz)
+/*
+ * Attach the line tables of the ELF file open on "fd" (which it owns from
+ * here on, closed on failure), named "path" in messages, to module "mod".
+ */
+static int
+kc_lines_attach(struct kc_symtab *t, int fd, const char *path,
+    const char *mod, uint64_t slide, char *why, size_t whysz)
 {
 	struct kc_linesrc *ls, *arr;
 	Dwarf_Error de = NULL;
@@ -981,6 +991,7 @@ kc_sym_load_lines(struct kc_symtab *t, const char *path, const char *mod,
 
 	arr = realloc(t->kb_lines, (t->kb_nlines + 1) * sizeof (*arr));
 	if (arr == NULL) {
+		close(fd);
 		snprintf(why, whysz, "%s: out of memory", path);
 		return -1;
 	}
@@ -988,18 +999,17 @@ kc_sym_load_lines(struct kc_symtab *t, const char *path, const char *mod,
 	ls = &arr[t->kb_nlines];
 	memset(ls, 0, sizeof (*ls));
 	ls->ls_slide = slide;
-	if ((ls->ls_fd = open(path, O_RDONLY)) < 0) {
-		snprintf(why, whysz, "%s: cannot open: %s", path,
-		    strerror(errno));
-		return -1;
-	}
+	ls->ls_fd = fd;
 	rv = kc_lines_has_debug_line(ls->ls_fd) ? dwarf_init_b(ls->ls_fd,
 	    DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &ls->ls_dbg, &de) :
 	    DW_DLV_NO_ENTRY;
 	if (rv != DW_DLV_OK) {
-		snprintf(why, whysz, "%s: no DWARF debugging information (no .debug_line)%s%s; a vmlinux with debuginfo is /usr/lib/debug/boot/vmlinux-RELEASE from linux-image-RELEASE-dbg",
+		snprintf(why, whysz, "%s: no DWARF debugging information (no .debug_line)%s%s; %s",
 		    path, rv == DW_DLV_ERROR ? ": " : "",
-		    rv == DW_DLV_ERROR ? dwarf_errmsg(de) : "");
+		    rv == DW_DLV_ERROR ? dwarf_errmsg(de) : "",
+		    strcmp(mod, KC_SYM_CORE) == 0 ?
+		    "a vmlinux with debuginfo is /usr/lib/debug/boot/vmlinux-RELEASE from linux-image-RELEASE-dbg" :
+		    "modules with debuginfo are in /usr/lib/debug/lib/modules/RELEASE from linux-image-RELEASE-dbg");
 		if (rv == DW_DLV_ERROR)
 			dwarf_dealloc(NULL, de, DW_DLA_ERROR);
 		ls->ls_dbg = NULL;
@@ -1018,6 +1028,20 @@ kc_sym_load_lines(struct kc_symtab *t, const char *path, const char *mod,
 	}
 	t->kb_nlines++;
 	return 0;
+}
+
+int
+kc_sym_load_lines(struct kc_symtab *t, const char *path, const char *mod,
+    uint64_t slide, char *why, size_t whysz)
+{
+	int fd;
+
+	if ((fd = open(path, O_RDONLY)) < 0) {
+		snprintf(why, whysz, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	return kc_lines_attach(t, fd, path, mod, slide, why, whysz);
 }
 
 int
@@ -1085,4 +1109,396 @@ kc_sym_lines_for_region(struct kc_symtab *t, const void *img, uint64_t len,
 		fprintf(err, "%s: source lines of kernel frames from %s (DWARF), moved by the KASLR offset 0x%llx\n",
 		    prog, vmlinux, (unsigned long long)h->rh_kaslr);
 	return 0;
+}
+
+/* ================================================================
+ * source lines of loadable modules (kc_sym.h, --modules DIR)
+ * ================================================================ */
+
+/* A NAME.ko found under DIR; kf_name with '-' turned into '_'. */
+struct kc_kofile {
+	char		*kf_name;
+	char		*kf_path;
+};
+
+struct kc_kolist {
+	struct kc_kofile *kl_v;
+	uint32_t	kl_n;
+	uint32_t	kl_cap;
+};
+
+/* Where the region says a module's text lies (its latest entries). */
+struct kc_modtext {
+	char		mt_name[RGN_MOD_NAMELEN + 1];
+	uint64_t	mt_core;	/* md_base of the core entry */
+	uint64_t	mt_text;	/* its md_text */
+	uint64_t	mt_init;	/* RGN_MOD_F_INIT entry's base, or 0 */
+};
+
+#define KC_KO_MAXSIZE	(1ULL << 30)	/* a .ko larger is not one */
+#define KC_KO_PAGE	4096ULL
+
+static void
+kc_ko_norm(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s == '-')
+			*s = '_';
+}
+
+static int
+kc_kofile_cmp(const void *a, const void *b)
+{
+	const struct kc_kofile *x = a, *y = b;
+	int c = strcmp(x->kf_name, y->kf_name);
+
+	return c != 0 ? c : strcmp(x->kf_path, y->kf_path);
+}
+
+/* The .ko files under "dir", "depth" levels down.  0, or -ENOMEM. */
+static int
+kc_ko_scan(struct kc_kolist *kl, const char *dir, int depth)
+{
+	struct kc_kofile *v;
+	struct dirent *de;
+	struct stat st;
+	char path[PATH_MAX];
+	size_t n;
+	DIR *d;
+	int rv = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (rv == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(path, sizeof (path), "%s/%s", dir,
+		    de->d_name) >= sizeof (path) || stat(path, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (depth + 1 < KC_MODLINES_DEPTH)
+				rv = kc_ko_scan(kl, path, depth + 1);
+			continue;
+		}
+		n = strlen(de->d_name);
+		if (!S_ISREG(st.st_mode) || n <= 3 ||
+		    strcmp(de->d_name + n - 3, ".ko") != 0)
+			continue;
+		if (kl->kl_n == kl->kl_cap) {
+			v = realloc(kl->kl_v, (kl->kl_cap * 2 + 64) *
+			    sizeof (*v));
+			if (v == NULL) {
+				rv = -ENOMEM;
+				break;
+			}
+			kl->kl_v = v;
+			kl->kl_cap = kl->kl_cap * 2 + 64;
+		}
+		v = &kl->kl_v[kl->kl_n];
+		v->kf_name = strndup(de->d_name, n - 3);
+		v->kf_path = strdup(path);
+		if (v->kf_name == NULL || v->kf_path == NULL) {
+			free(v->kf_name);
+			free(v->kf_path);
+			rv = -ENOMEM;
+			break;
+		}
+		kc_ko_norm(v->kf_name);
+		kl->kl_n++;
+	}
+	closedir(d);
+	return rv;
+}
+
+static const struct kc_kofile *
+kc_ko_find(const struct kc_kolist *kl, const char *mod)
+{
+	char name[RGN_MOD_NAMELEN + 1];
+	uint32_t i;
+
+	snprintf(name, sizeof (name), "%s", mod);
+	kc_ko_norm(name);
+	/* sorted: the first of several is the same on every run */
+	for (i = 0; i < kl->kl_n; i++)
+		if (strcmp(kl->kl_v[i].kf_name, name) == 0)
+			return &kl->kl_v[i];
+	return NULL;
+}
+
+static uint64_t
+kc_ko_align(uint64_t off, uint64_t al)
+{
+	if (al <= 1)
+		return off;
+	return (off + al - 1) / al * al;
+}
+
+/*
+ * The copy of .ko "path" with its symbols moved (kc_sym.h), on a memfd
+ * returned in *fdp.  0, or -1 with why[0, whysz) naming the file.
+ */
+static int
+kc_ko_moved(const char *path, const struct kc_modtext *mt, int *fdp,
+    char *why, size_t whysz)
+{
+	unsigned char *buf = NULL;
+	const Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	Elf64_Sym *sym;
+	uint64_t *addr = NULL, core = 0, init = 0, *off, end, nsym, j;
+	uint64_t shstrsz;
+	const char *shstr, *name;
+	struct stat st;
+	ssize_t got;
+	size_t done;
+	uint32_t i, shnum;
+	int fd, rv = -1;
+
+	*fdp = -1;
+	if ((fd = open(path, O_RDONLY)) < 0) {
+		snprintf(why, whysz, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof (*eh) ||
+	    (uint64_t)st.st_size > KC_KO_MAXSIZE) {
+		snprintf(why, whysz, "%s: size %lld: not a module file (%zu to %llu bytes)",
+		    path, (long long)st.st_size, sizeof (*eh),
+		    (unsigned long long)KC_KO_MAXSIZE);
+		goto out;
+	}
+	if ((buf = malloc((size_t)st.st_size)) == NULL) {
+		snprintf(why, whysz, "%s: out of memory for its %lld bytes",
+		    path, (long long)st.st_size);
+		goto out;
+	}
+	for (done = 0; done < (size_t)st.st_size; done += (size_t)got)
+		if ((got = pread(fd, buf + done, (size_t)st.st_size - done,
+		    (off_t)done)) <= 0) {
+			snprintf(why, whysz, "%s: read error at byte %zu: %s",
+			    path, done, got < 0 ? strerror(errno) :
+			    "unexpected end of file");
+			goto out;
+		}
+	eh = (const Elf64_Ehdr *)buf;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_type != ET_REL ||
+	    eh->e_machine != EM_X86_64) {
+		snprintf(why, whysz, "%s: not an x86-64 kernel module (a relocatable 64-bit little-endian ELF file: e_type %u, e_machine %u)",
+		    path, (unsigned)eh->e_type, (unsigned)eh->e_machine);
+		goto out;
+	}
+	shnum = eh->e_shnum;
+	if (eh->e_shentsize != sizeof (Elf64_Shdr) || shnum == 0 ||
+	    eh->e_shoff > (uint64_t)st.st_size ||
+	    (uint64_t)shnum * sizeof (Elf64_Shdr) >
+	    (uint64_t)st.st_size - eh->e_shoff ||
+	    eh->e_shoff % 8 != 0 || eh->e_shstrndx >= shnum) {
+		snprintf(why, whysz, "%s: damaged section headers (e_shoff 0x%llx, e_shnum %u, e_shentsize %u, e_shstrndx %u; file size %lld)",
+		    path, (unsigned long long)eh->e_shoff, shnum,
+		    (unsigned)eh->e_shentsize, (unsigned)eh->e_shstrndx,
+		    (long long)st.st_size);
+		goto out;
+	}
+	sh = (Elf64_Shdr *)(buf + eh->e_shoff);
+	for (i = 0; i < shnum; i++)
+		if (sh[i].sh_type != SHT_NOBITS &&
+		    (sh[i].sh_offset > (uint64_t)st.st_size ||
+		    sh[i].sh_size > (uint64_t)st.st_size - sh[i].sh_offset)) {
+			snprintf(why, whysz, "%s: section %u (offset 0x%llx, size 0x%llx) beyond the end of the file (%lld bytes)",
+			    path, i, (unsigned long long)sh[i].sh_offset,
+			    (unsigned long long)sh[i].sh_size,
+			    (long long)st.st_size);
+			goto out;
+		}
+	shstr = (const char *)buf + sh[eh->e_shstrndx].sh_offset;
+	/* names out of bounds (or no string table) read as "" */
+	shstrsz = sh[eh->e_shstrndx].sh_type == SHT_NOBITS ? 0 :
+	    sh[eh->e_shstrndx].sh_size;
+	if ((addr = calloc(shnum, sizeof (*addr))) == NULL) {
+		snprintf(why, whysz, "%s: out of memory", path);
+		goto out;
+	}
+	/* the module loader's text layout (layout_sections) */
+	for (i = 1; i < shnum; i++) {
+		if ((sh[i].sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+		    (SHF_ALLOC | SHF_EXECINSTR))
+			continue;
+		name = sh[i].sh_name < shstrsz &&
+		    memchr(shstr + sh[i].sh_name, '\0',
+		    shstrsz - sh[i].sh_name) != NULL ?
+		    shstr + sh[i].sh_name : "";
+		off = strncmp(name, ".init", 5) == 0 ? &init : &core;
+		*off = kc_ko_align(*off, sh[i].sh_addralign);
+		if (off == &core)
+			addr[i] = mt->mt_core + core;
+		else if (mt->mt_init != 0)
+			addr[i] = mt->mt_init + init;
+		*off += sh[i].sh_size;
+	}
+	if (mt->mt_text != core && mt->mt_text != kc_ko_align(core,
+	    KC_KO_PAGE)) {
+		snprintf(why, whysz, "%s: not the build that was loaded: its text is 0x%llx bytes (0x%llx page-aligned), the region's module table says 0x%llx",
+		    path, (unsigned long long)core,
+		    (unsigned long long)kc_ko_align(core, KC_KO_PAGE),
+		    (unsigned long long)mt->mt_text);
+		goto out;
+	}
+	for (i = 1; i < shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB)
+			continue;
+		if (sh[i].sh_entsize != sizeof (Elf64_Sym) ||
+		    sh[i].sh_offset % 8 != 0) {
+			snprintf(why, whysz, "%s: symbol table (section %u) with entries of %llu bytes, not %zu",
+			    path, i, (unsigned long long)sh[i].sh_entsize,
+			    sizeof (Elf64_Sym));
+			goto out;
+		}
+		sym = (Elf64_Sym *)(buf + sh[i].sh_offset);
+		nsym = sh[i].sh_size / sizeof (Elf64_Sym);
+		for (j = 0; j < nsym; j++)
+			if (sym[j].st_shndx != SHN_UNDEF &&
+			    sym[j].st_shndx < shnum &&
+			    sym[j].st_shndx < SHN_LORESERVE)
+				sym[j].st_value += addr[sym[j].st_shndx];
+	}
+	close(fd);
+	if ((fd = memfd_create("kdt-ko", MFD_CLOEXEC)) < 0) {
+		snprintf(why, whysz, "%s: cannot make its relocated copy (memfd_create): %s",
+		    path, strerror(errno));
+		goto out;
+	}
+	for (done = 0, end = (uint64_t)st.st_size; done < end;
+	    done += (size_t)got)
+		if ((got = write(fd, buf + done, end - done)) <= 0) {
+			snprintf(why, whysz, "%s: cannot write its relocated copy: %s",
+			    path, got < 0 ? strerror(errno) : "short write");
+			goto out;
+		}
+	*fdp = fd;
+	fd = -1;
+	rv = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(addr);
+	free(buf);
+	return rv;
+}
+
+/* The region's modules' text addresses: *nmt entries in *mtp. */
+static int
+kc_modtext_list(const void *img, uint64_t len, struct kc_modtext **mtp,
+    uint32_t *nmt)
+{
+	const struct rgn_modarea *a;
+	const struct rgn_mod *md;
+	struct kc_modtext *v = NULL, *nv;
+	struct rgn_view rv;
+	struct kdt_err err;
+	uint64_t cur;
+	uint32_t i, n = 0;
+
+	*mtp = NULL;
+	*nmt = 0;
+	if (rgn_open(&rv, img, len, RGN_PHYS_ANY, &err) != 0 ||
+	    rgn_mod_first(&rv, &a, &err) != 0 || a == NULL)
+		return 0;
+	for (cur = 0; rgn_mod_next(&rv, &cur, &md, &err) == 1;) {
+		for (i = 0; i < n; i++)
+			if (strncmp(v[i].mt_name, md->md_name,
+			    RGN_MOD_NAMELEN) == 0)
+				break;
+		if (i == n) {
+			if ((nv = realloc(v, (n + 1) * sizeof (*v))) == NULL) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+			memset(&v[n], 0, sizeof (v[n]));
+			memcpy(v[n].mt_name, md->md_name, RGN_MOD_NAMELEN);
+			n++;
+		}
+		/* the latest entries win: a module loaded again */
+		if (md->md_flags & RGN_MOD_F_INIT) {
+			v[i].mt_init = md->md_base;
+		} else {
+			v[i].mt_core = md->md_base;
+			v[i].mt_text = md->md_text;
+		}
+	}
+	*mtp = v;
+	*nmt = n;
+	return 0;
+}
+
+int
+kc_sym_modlines_for_region(struct kc_symtab *t, const void *img,
+    uint64_t len, const char *dir, int quiet, const char *prog, FILE *err)
+{
+	struct kc_kolist kl = { NULL, 0, 0 };
+	const struct kc_kofile *kf;
+	struct kc_modtext *mt = NULL;
+	struct stat st;
+	char why[800];
+	uint32_t nmt = 0, i, nfound = 0, ngood = 0;
+	int fd, rv = -1;
+
+	if (dir == NULL)
+		return 0;
+	if (stat(dir, &st) != 0) {
+		fprintf(err, "%s: --modules %s: %s (a directory of NAME.ko files with DWARF, e.g. /usr/lib/debug/lib/modules/RELEASE)\n",
+		    prog, dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(err, "%s: --modules %s: not a directory (a directory of NAME.ko files with DWARF, e.g. /usr/lib/debug/lib/modules/RELEASE)\n",
+		    prog, dir);
+		return -1;
+	}
+	if (t == NULL) {
+		/* a region from before the table: nothing to attach to */
+		fprintf(err, "%s: --modules %s: the region has no module table: no module symbols to attach source lines to\n",
+		    prog, dir);
+		return 0;
+	}
+	if (kc_ko_scan(&kl, dir, 0) != 0 ||
+	    kc_modtext_list(img, len, &mt, &nmt) != 0) {
+		fprintf(err, "%s: --modules %s: out of memory after %u .ko files\n",
+		    prog, dir, kl.kl_n);
+		goto out;
+	}
+	if (kl.kl_n > 1)
+		qsort(kl.kl_v, kl.kl_n, sizeof (*kl.kl_v), kc_kofile_cmp);
+	if (kl.kl_n == 0 && !quiet)
+		fprintf(err, "%s: --modules %s: no .ko files there (in %d levels of directories)\n",
+		    prog, dir, KC_MODLINES_DEPTH);
+	for (i = 0; i < nmt; i++) {
+		if (mt[i].mt_core == 0 ||
+		    (kf = kc_ko_find(&kl, mt[i].mt_name)) == NULL)
+			continue;
+		nfound++;
+		if (kc_ko_moved(kf->kf_path, &mt[i], &fd, why,
+		    sizeof (why)) != 0 ||
+		    kc_lines_attach(t, fd, kf->kf_path, mt[i].mt_name, 0,
+		    why, sizeof (why)) != 0) {
+			fprintf(err, "%s: --modules: %s; no source lines for module %s\n",
+			    prog, why, mt[i].mt_name);
+			continue;
+		}
+		ngood++;
+	}
+	if (!quiet)
+		fprintf(err, "%s: source lines of module frames from %s (DWARF): %u of the region's %u modules (%u had a .ko there)\n",
+		    prog, dir, ngood, nmt, nfound);
+	rv = (int)ngood;
+out:
+	for (i = 0; i < kl.kl_n; i++) {
+		free(kl.kl_v[i].kf_name);
+		free(kl.kl_v[i].kf_path);
+	}
+	free(kl.kl_v);
+	free(mt);
+	return rv;
 }

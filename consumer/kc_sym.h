@@ -186,6 +186,37 @@ int kc_sym_lines_for_region(struct kc_symtab *t, const void *img,
     uint64_t len, const char *vmlinux, int quiet, const char *prog,
     FILE *err);
 
+/*
+ * kdt-extract --modules DIR: source lines for the region's loadable
+ * modules from their NAME.ko files with DWARF (the -dbg package's
+ * /usr/lib/debug/lib/modules/RELEASE), searched for recursively in DIR
+ * (at most KC_MODLINES_DEPTH levels; '-' and '_' in names match either
+ * way).  A .ko is relocatable (ET_REL): its line tables for .text,
+ * .init.text and .exit.text all start at address 0 and only its
+ * .rela.debug_* relocations say which section a sequence describes.  So
+ * an in-memory copy of the file is made (a memfd) in which every
+ * symbol's st_value is moved to the run-time address of its section,
+ * laid out as the kernel's module loader lays out text (layout_sections:
+ * the SHF_ALLOC|SHF_EXECINSTR sections in file order, each aligned to
+ * sh_addralign, from the core base md_base; those named ".init*" from
+ * the init text's base, the module table's RGN_MOD_F_INIT entry, when
+ * the region has one); every other section, and init text the region
+ * does not record, stays at 0, far below any kernel address, so its
+ * lines never match.  libdwarf (20210528 and later) applies the
+ * R_X86_64_* relocations of ET_REL objects with those symbol values, and
+ * the lines then resolve as vmlinux's do, with slide 0.  A .ko whose
+ * text, laid out so and page-aligned, is not the module table's md_text
+ * is of another build: a warning naming the file, and no lines for that
+ * module.  So is a .ko without .debug_line or one that is not an x86-64
+ * ET_REL ELF.  Returns the number of modules given lines (0 with a
+ * warning when t is NULL: a region without a module table), or -1 after
+ * a message on "err" (DIR is not a directory).  One line on "err" says
+ * how many modules got lines from DIR, unless "quiet".
+ */
+#define KC_MODLINES_DEPTH	8
+int kc_sym_modlines_for_region(struct kc_symtab *t, const void *img,
+    uint64_t len, const char *dir, int quiet, const char *prog, FILE *err);
+
 /* The formatter's table; NULL (the default) means no kernel symbols. */
 void kc_sym_set_default(const struct kc_symtab *t);
 const struct kc_symtab *kc_sym_default(void);

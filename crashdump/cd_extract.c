@@ -50,12 +50,13 @@ struct cd_args {
 	const char	*ca_symbols;	/* --symbols FILE */
 	const char	*ca_kallsyms;	/* --kallsyms FILE */
 	const char	*ca_vmlinux;	/* --vmlinux FILE (kc_sym.h) */
+	const char	*ca_modules;	/* --modules DIR (kc_sym.h) */
 };
 
 static void
 cd_usage(FILE *f)
 {
-	fprintf(f, "usage: %s DUMP [-q] [--merge] [--vars] [--phys ADDR] [--symbols FILE | --kallsyms FILE] [--vmlinux FILE] [--format=F] [-h]\n"
+	fprintf(f, "usage: %s DUMP [-q] [--merge] [--vars] [--phys ADDR] [--symbols FILE | --kallsyms FILE] [--vmlinux FILE] [--modules DIR] [--format=F] [-h]\n"
 	    "  DUMP         ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory),\n"
 	    "               kdump-compressed (plain or flattened; zlib, lzo, snappy, zstd)\n"
 	    "               or a raw region image (dd of the region, kdt's kdump hook,\n"
@@ -76,6 +77,9 @@ cd_usage(FILE *f)
 	    "  --vmlinux FILE  that kernel's vmlinux with DWARF (the -dbg package's):\n"
 	    "               stack() frames get their source line, [fs/read_write.c:454];\n"
 	    "               also the symbol file unless --symbols or --kallsyms\n"
+	    "  --modules DIR  NAME.ko files with DWARF (searched for recursively, e.g.\n"
+	    "               /usr/lib/debug/lib/modules/RELEASE from the -dbg package):\n"
+	    "               module frames get their source line too\n"
 	    "  --format=F   text (dtrace's, the default), json (JSON lines), perfetto\n"
 	    "               (Chrome trace events for ui.perfetto.dev) or html (a\n"
 	    "               self-contained report); consumer/kc_export.h has the schemas\n"
@@ -142,6 +146,10 @@ cd_parse(int argc, char **argv, struct cd_args *ca, FILE *err)
 			ca->ca_vmlinux = argv[++i];
 		else if (strncmp(argv[i], "--vmlinux=", 10) == 0)
 			ca->ca_vmlinux = argv[i] + 10;
+		else if (strcmp(argv[i], "--modules") == 0 && i + 1 < argc)
+			ca->ca_modules = argv[++i];
+		else if (strncmp(argv[i], "--modules=", 10) == 0)
+			ca->ca_modules = argv[i] + 10;
 		else if (strcmp(argv[i], "--kallsyms") == 0 && i + 1 < argc)
 			ca->ca_kallsyms = argv[++i];
 		else if (strncmp(argv[i], "--kallsyms=", 11) == 0)
@@ -354,6 +362,12 @@ cd_print_region(struct cd_src *s, struct cd_region *rg,
 		kc_sym_free(syms);
 		failed = 1;
 	}
+	if (!failed && kc_sym_modlines_for_region(syms, rg->cg_img,
+	    rg->cg_size, ko->ko_modules, (ko->ko_flags & KC_F_QUIET) != 0,
+	    ko->ko_prog, err) < 0) {
+		kc_sym_free(syms);
+		failed = 1;
+	}
 	if (failed) {
 		free(rg->cg_img);
 		rg->cg_img = NULL;
@@ -396,6 +410,7 @@ cd_extract_main(int argc, char **argv, FILE *out, FILE *err)
 	ko.ko_symbols = ca.ca_symbols;
 	ko.ko_kallsyms = ca.ca_kallsyms;
 	ko.ko_vmlinux = ca.ca_vmlinux;
+	ko.ko_modules = ca.ca_modules;
 	if (stat(ca.ca_dump, &st) == 0 && S_ISDIR(st.st_mode))
 		return cd_dir_extract(ca.ca_dump, ca.ca_phys, &ko, out, err);
 	if (cd_open(ca.ca_dump, CD_PROG, &s, err) != 0)

@@ -6,6 +6,15 @@
 # as it has it: ~8 s instead of ~45 s), into $1 (default build/kernel-dbg)
 # as $1/vmlinux.
 #
+# Further arguments are modules, as paths under the package's
+# lib/modules/$KVER/kernel/ (drivers/block/null_blk/null_blk.ko): each is
+# extracted the same way (tar --occurrence=1 on its one member) into
+# $KDT_DEB_CACHE/kernel-dbg-modules-$KVER-$KPKG_VERSION/kernel/..., kept
+# there for later runs, and $1/modules is a symlink to that directory:
+# what kdt-extract --modules takes (tests/vm/scenarios/
+# tst.extract-modsyms.sh).  Only the modules asked for: the whole
+# package unpacks to 5.6 GB.
+#
 # The .deb is kept in a host-wide cache, $KDT_DEB_CACHE (default
 # /var/cache/kdt, or ~/.cache/kdt when that is not writable), so a fresh
 # clone or a CI run does not download it again.  Idempotent: a complete
@@ -18,16 +27,24 @@ pkg="linux-image-$KVER-dbg"
 member="./usr/lib/debug/boot/vmlinux-$KVER"
 stamp="$dest/.extracted-$KPKG_VERSION"
 
-if [ -f "$stamp" ] && [ -s "$dest/vmlinux" ]; then
-	echo "kernel-dbg: $pkg $KPKG_VERSION already in $dest/vmlinux"
-	exit 0
-fi
-
+shift || true
 cache=${KDT_DEB_CACHE:-/var/cache/kdt}
 if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
 	cache="${XDG_CACHE_HOME:-$HOME/.cache}/kdt"
 	mkdir -p "$cache"
 fi
+moddir="$cache/kernel-dbg-modules-$KVER-$KPKG_VERSION"
+need=()
+for m in "$@"; do
+	[ -s "$moddir/kernel/$m" ] || need+=("$m")
+done
+
+if [ -f "$stamp" ] && [ -s "$dest/vmlinux" ] && [ ${#need[@]} -eq 0 ]; then
+	echo "kernel-dbg: $pkg $KPKG_VERSION already in $dest/vmlinux"
+	[ $# -eq 0 ] || ln -sfn "$moddir" "$dest/modules"
+	exit 0
+fi
+
 deb="$cache/${pkg}_${KPKG_VERSION}_amd64.deb"
 if [ ! -s "$deb" ]; then
 	echo "kernel-dbg: downloading $pkg=$KPKG_VERSION (~860 MB) into $cache"
@@ -43,6 +60,27 @@ if [ ! -s "$deb" ]; then
 	echo "kernel-dbg: downloaded $(stat -c %s "$deb") bytes in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 else
 	echo "kernel-dbg: using cached $deb"
+fi
+
+for m in "${need[@]}"; do
+	echo "kernel-dbg: extracting module $m into $moddir"
+	mmember="./usr/lib/debug/lib/modules/$KVER/kernel/$m"
+	mkdir -p "$moddir"
+	mtmp=$(mktemp -d "$moddir/.x.XXXXXX")
+	dpkg-deb --fsys-tarfile "$deb" 2>/dev/null |
+	    tar -x -C "$mtmp" --occurrence=1 "$mmember" || true
+	if ! head -c 4 "$mtmp/$mmember" 2>/dev/null | grep -q ELF; then
+		rm -rf "$mtmp"
+		echo "kernel-dbg: $deb has no ELF $mmember (a module path under kernel/, e.g. drivers/block/null_blk/null_blk.ko?)" >&2
+		exit 1
+	fi
+	mkdir -p "$(dirname "$moddir/kernel/$m")"
+	mv "$mtmp/$mmember" "$moddir/kernel/$m"
+	rm -rf "$mtmp"
+done
+[ $# -eq 0 ] || ln -sfn "$moddir" "$dest/modules"
+if [ -f "$stamp" ] && [ -s "$dest/vmlinux" ]; then
+	exit 0
 fi
 
 echo "kernel-dbg: extracting vmlinux-$KVER into $dest"

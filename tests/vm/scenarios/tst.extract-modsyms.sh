@@ -19,7 +19,10 @@
 # kallsyms (the truth).  Then with --vmlinux (the -dbg package's vmlinux)
 # every core-kernel frame must carry its source line, [FILE:LINE], equal
 # to what binutils' addr2line says for that frame, and the module frames
-# must be unchanged.
+# must be unchanged.  Last, --modules with the -dbg package's null_blk.ko
+# (mk/kernel-dbg.sh extracts just that module once into the host cache):
+# every null_blk frame, core text and init text alike, must carry the
+# line "addr2line -j SECTION -e null_blk.ko OFFSET" gives.
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -119,4 +122,55 @@ for (f, o, got), w in zip(frames, want):
 print("%d core frames: source lines agree with addr2line" % len(frames))
 PY
     kv_fail "source lines (above)"
+
+# --modules: lines of the module frames from the relocatable null_blk.ko
+bash "$KV_TOP/mk/kernel-dbg.sh" "$KV_TOP/build/kernel-dbg" \
+    drivers/block/null_blk/null_blk.ko ||
+    kv_fail "no null_blk.ko with DWARF: mk/kernel-dbg.sh failed (above)"
+mods="$KV_TOP/build/kernel-dbg/modules"
+ko="$mods/kernel/drivers/block/null_blk/null_blk.ko"
+"$KV_EXTRACT" --vmlinux "$vmlinux" --modules "$mods" "$work/dump.elf" \
+    > "$work/md.out" 2> "$work/md.err" ||
+    { cat "$work/md.err"; kv_fail "kdt-extract --modules failed"; }
+echo "--- --vmlinux --modules:"
+cat "$work/md.err"
+grep 'null_blk`' "$work/md.out" | head -8
+grep -q "source lines of module frames from $mods (DWARF): 1 of the region's [0-9]* modules (1 had a .ko there)" \
+    "$work/md.err" || kv_fail "kdt-extract does not say null_blk.ko was used"
+grep -q -- "--modules:" "$work/md.err" && kv_fail "warnings about the .ko (above)"
+grep -o 'null_blk`[^ ]*' "$work/md.out" | diff "$work/reg.mod" - ||
+    kv_fail "--modules changed the module frames' names"
+objdump -t "$ko" > "$work/ko.syms" || kv_fail "objdump -t $ko failed"
+python3 - "$work/md.out" "$work/ko.syms" "$ko" <<'PY' ||
+import re, subprocess, sys
+out, symfile, ko = sys.argv[1:]
+sym = {}
+for l in open(symfile):
+    m = re.match(r"^([0-9a-f]+) .{7} (\S+)\t[0-9a-f]+ (\S+)$", l.rstrip())
+    if m and m.group(2).startswith("."):
+        sym.setdefault(m.group(3), (m.group(2), int(m.group(1), 16)))
+text = open(out).read()
+frames = sorted(set(re.findall(
+    r"^ +null_blk`([\w.]+)\+0x([0-9a-f]+) \[([^]]+)\]$", text, re.M)))
+plain = re.findall(r"^ +null_blk`\S+$", text, re.M)
+if plain:
+    sys.exit("FAIL: null_blk frames without a source line: %s" % plain[:3])
+if not any(f == "null_init" for f, _, _ in frames):
+    sys.exit("FAIL: no null_init frame (init text) with a line")
+if len(frames) < 3:
+    sys.exit("FAIL: only %d null_blk frames with a line" % len(frames))
+for f, o, got in frames:
+    sec, val = sym[f]
+    w = subprocess.run(["addr2line", "-j", sec, "-e", ko,
+                        "0x%x" % (val + int(o, 16) - 1)],
+                       capture_output=True, text=True,
+                       check=True).stdout.strip()
+    w = re.sub(r" \(discriminator \d+\)$", "", w)
+    if not (w == got or w.endswith("/" + got)):
+        sys.exit("FAIL: null_blk`%s+0x%s (%s): kdt-extract [%s], addr2line %s"
+                 % (f, o, sec, got, w))
+    print("null_blk`%s+0x%s: %s (%s)" % (f, o, got, sec))
+print("%d null_blk frames: source lines agree with addr2line" % len(frames))
+PY
+    kv_fail "module source lines (above)"
 echo "PASS"
