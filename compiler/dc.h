@@ -24,13 +24,17 @@
  *	              (psinfo_t, lwpsinfo_t, curpsinfo, curlwpsinfo)
  *
  * print() layout strings.  print() of a scalar or string carries the type's
- * name as its DIFEXPR action's format.  print() of a struct, union or
+ * name as its DIFEXPR action's format.  print() of a struct, union, enum or
  * array defined in D carries "@" followed by a layout T, which the
  * consumer (consumer/kc_print.c) walks over the recorded bytes:
  *
  *	T    := NAME KIND                       NAME: the type as printed
  *	KIND := "i" NUM ("s" | "u" | "c")       integer of NUM bytes: signed,
  *	                                        unsigned, or a char type
+ *	      | "e" NUM NUM (NUM NAME)*         D enum of NUM (4) bytes and
+ *	                                        NUM enumerators: each value
+ *	                                        (as a uint32) and name; the
+ *	                                        value prints by name
  *	      | "p"                             pointer (8 bytes)
  *	      | "z" NUM                         D string member of NUM bytes
  *	      | "a" NUM T                       NUM elements of type T

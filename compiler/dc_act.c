@@ -277,7 +277,8 @@ dc_pl_put(struct dc_ctx *cx, struct dc_playout *pl, const char *s,
 	if (pl->pl_len + n + 1 > pl->pl_cap) {
 		pl->pl_cap = (pl->pl_len + n + 1) * 2;
 		nb = dc_alloc(cx, pl->pl_cap);
-		memcpy(nb, pl->pl_buf, pl->pl_len);
+		if (pl->pl_len > 0)	/* pl_buf is NULL at first */
+			memcpy(nb, pl->pl_buf, pl->pl_len);
 		pl->pl_buf = nb;
 	}
 	memcpy(pl->pl_buf + pl->pl_len, s, n);
@@ -317,6 +318,22 @@ dc_pl_ischar(const struct dc_type *ty)
 static void dc_pl_sou(struct dc_ctx *cx, struct dc_playout *pl,
     const struct dc_sou *so, uint32_t size, int depth, int line, int col);
 
+/* A D enum: "e" 4, its enumerator count, each value (as uint32) and name. */
+static void
+dc_pl_enum(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_enum *en,
+    int line, int col)
+{
+	int i;
+
+	dc_pl_put(cx, pl, "e", 1, line, col);
+	dc_pl_num(cx, pl, 4, line, col);
+	dc_pl_num(cx, pl, (uint64_t)en->en_n, line, col);
+	for (i = 0; i < en->en_n; i++) {
+		dc_pl_num(cx, pl, (uint32_t)en->en_vals[i], line, col);
+		dc_pl_name(cx, pl, en->en_names[i], line, col);
+	}
+}
+
 /* One type: its name, then its kind (dc.h). */
 static void
 dc_pl_type(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_type *ty,
@@ -339,6 +356,11 @@ dc_pl_type(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_type *ty,
 	dc_pl_name(cx, pl, name != NULL ? name : ty->ty_name, line, col);
 	switch (ty->ty_kind) {
 	case DC_INT:
+		if (ty->ty_enum != NULL && ty->ty_size == 4 &&
+		    ty->ty_bits == 0) {
+			dc_pl_enum(cx, pl, ty->ty_enum, line, col);
+			return;
+		}
 		dc_pl_put(cx, pl, "i", 1, line, col);
 		dc_pl_num(cx, pl, ty->ty_size, line, col);
 		dc_pl_put(cx, pl, dc_pl_ischar(ty) ? "c" : ty->ty_signed ?
@@ -407,7 +429,9 @@ dc_a_print(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	a = call->n_args[0];
 	dc_type_expr(cx, a);
 	if ((a->n_type.ty_kind == DC_STRUCT && a->n_type.ty_sou != NULL) ||
-	    (a->n_type.ty_kind == DC_ARRAY && a->n_type.ty_nelems != 0)) {
+	    (a->n_type.ty_kind == DC_ARRAY && a->n_type.ty_nelems != 0) ||
+	    (a->n_type.ty_kind == DC_INT && a->n_type.ty_enum != NULL &&
+	    a->n_type.ty_size == 4 && a->n_type.ty_bits == 0)) {
 		memset(&pl, 0, sizeof (pl));
 		dc_pl_put(cx, &pl, "@", 1, a->n_line, a->n_col);
 		dc_pl_type(cx, &pl, &a->n_type, NULL, 0, a->n_line, a->n_col);

@@ -197,6 +197,9 @@ dc_sou_members(struct dc_ctx *cx, struct dc_sou *so, struct dc_member *mems)
 		}
 		if (mems[so->so_nmems].me_name[0] == '\0')
 			dc_parse_syntax(cx);
+		/* "int f();" is a function, of size 0 as void: no member */
+		if (t->tk_kind == DT_LPAR || ty.ty_kind == DC_VOID)
+			dc_error(cx, t->tk_line, t->tk_col, "D_DECL_VOIDOBJ", "cannot have void member: %s", mems[so->so_nmems].me_name);
 		if (t->tk_kind == DT_LBRACK)
 			dc_sou_arraydim(cx, &mems[so->so_nmems], &base, &ty);
 		if (ty.ty_kind == DC_STRING)	/* the bytes, as dtrace */
@@ -285,13 +288,18 @@ dc_sou_define(struct dc_ctx *cx, struct dc_sou *so, int line, int col)
 	cx->cx_sounest--;
 }
 
-/* "enum name { A, B = 5, C }": the enumerators become int inlines. */
+/*
+ * "enum name { A, B = 5, C }": the enumerators become inlines of the enum's
+ * type (an int that knows its enumerators, so print() names them).
+ */
 static void
-dc_enum_define(struct dc_ctx *cx)
+dc_enum_define(struct dc_ctx *cx, struct dc_type *ty)
 {
 	const struct dc_token *t = &cx->cx_tok;
 	const struct dc_inline *before = cx->cx_inlines, *o;
+	struct dc_enum *en = (struct dc_enum *)ty->ty_enum;
 	int64_t v = 0;
+	int cap = 0;
 
 	dc_next(cx);
 	while (t->tk_kind != DT_RBRACE) {
@@ -324,9 +332,27 @@ dc_enum_define(struct dc_ctx *cx)
 			if (v > INT32_MAX || v < INT32_MIN)
 				dc_error(cx, line, col, "D_DECL_ENOFLOW", "enumerator %s value %lld overflows an int", in->in_name, (long long)v);
 		}
+		if (en->en_n == cap) {
+			const char **nn;
+			int32_t *nv;
+
+			cap = cap == 0 ? 16 : cap * 2;
+			nn = dc_alloc(cx, sizeof (nn[0]) * (size_t)cap);
+			nv = dc_alloc(cx, sizeof (nv[0]) * (size_t)cap);
+			if (en->en_n > 0) {
+				memcpy(nn, en->en_names,
+				    sizeof (nn[0]) * (size_t)en->en_n);
+				memcpy(nv, en->en_vals,
+				    sizeof (nv[0]) * (size_t)en->en_n);
+			}
+			en->en_names = nn;
+			en->en_vals = nv;
+		}
+		en->en_names[en->en_n] = in->in_name;
+		en->en_vals[en->en_n++] = (int32_t)v;
 		n->n_kind = DN_INT;
 		n->n_ival = (uint64_t)v++;
-		dc_type_int(&n->n_type, 4, 1);
+		n->n_type = *ty;
 		in->in_expr = n;
 		in->in_type = n->n_type;
 		in->in_next = cx->cx_inlines;
@@ -337,6 +363,45 @@ dc_enum_define(struct dc_ctx *cx)
 			dc_parse_syntax(cx);
 	}
 	dc_next(cx);
+}
+
+/*
+ * "enum name" or "enum [name] { ... }": an int naming the D enum, or plain
+ * "enum" for one D does not define (a kernel enum: no enumerators known).
+ */
+static void
+dc_decl_enum(struct dc_ctx *cx, const char *name, struct dc_type *ty)
+{
+	struct dc_enum *en;
+	size_t len;
+	char *nm;
+
+	dc_type_int(ty, 4, 1);
+	ty->ty_name = "enum";
+	for (en = cx->cx_enums; name[0] != '\0' && en != NULL;
+	    en = en->en_next)
+		if (strcmp(en->en_name + 5, name) == 0)
+			break;
+	if (cx->cx_tok.tk_kind != DT_LBRACE) {
+		if (en != NULL) {
+			ty->ty_enum = en;
+			ty->ty_name = en->en_name;
+		}
+		return;
+	}
+	en = dc_alloc(cx, sizeof (*en));
+	memset(en, 0, sizeof (*en));
+	len = strlen(name) + 6;
+	nm = dc_alloc(cx, len);
+	snprintf(nm, len, name[0] != '\0' ? "enum %s" : "enum", name);
+	en->en_name = nm;
+	ty->ty_enum = en;
+	ty->ty_name = nm;
+	dc_enum_define(cx, ty);
+	if (name[0] != '\0') {
+		en->en_next = cx->cx_enums;
+		cx->cx_enums = en;
+	}
 }
 
 /*
@@ -354,10 +419,7 @@ dc_decl_sou(struct dc_ctx *cx, const char *kw, const char *name,
 	char *nm;
 
 	if (strcmp(kw, "enum") == 0) {
-		if (cx->cx_tok.tk_kind == DT_LBRACE)
-			dc_enum_define(cx);
-		dc_type_int(ty, 4, 1);
-		ty->ty_name = "enum";
+		dc_decl_enum(cx, name, ty);
 		return;
 	}
 	so = name[0] != '\0' ? dc_sou_find(cx, name, isunion) : NULL;
@@ -490,6 +552,8 @@ dc_decl_member(struct dc_ctx *cx, struct dc_node *n)
 		dc_error(cx, n->n_line, n->n_col, "D_OP_SOU", "operator . must be applied to a struct or union, not %s", a->ty_name);
 	if (!n->n_dot && a->ty_kind != DC_PTR)
 		dc_error(cx, n->n_line, n->n_col, "D_OP_PTR", "operator -> must be applied to a pointer, not %s", a->ty_name);
+	if (!a->ty_sou->so_defined)	/* a forward tag (translator input) */
+		dc_error(cx, n->n_line, n->n_col, "D_OP_INCOMPLETE", "operator %s cannot be applied to a forward declaration: no %s %s definition is available", n->n_dot ? "." : "->", a->ty_sou->so_union ? "union" : "struct", a->ty_sou->so_name);
 	m = dc_sou_member(a->ty_sou, n->n_str, &off);
 	if (m == NULL)
 		dc_error(cx, n->n_line, n->n_col, "D_TYPE_MEMBER", "%s %s has no member named %s", a->ty_sou->so_union ? "union" : "struct", a->ty_sou->so_name, n->n_str);
@@ -624,7 +688,9 @@ dc_decl_translator(struct dc_ctx *cx)
 	if (xl->xl_out.ty_kind != DC_STRUCT)
 		dc_error(cx, t->tk_line, t->tk_col, "D_XLATE_SOU", "translator output type must be a struct or union, not %s", xl->xl_out.ty_name);
 	dc_parse_expect(cx, DT_LT);
+	cx->cx_intypedef = 1;	/* "struct fwd *p": a forward tag, as dtrace */
 	dc_parse_type(cx, &xl->xl_in);
+	cx->cx_intypedef = 0;
 	if (t->tk_kind != DT_IDENT)
 		dc_parse_syntax(cx);
 	xl->xl_param = t->tk_text;

@@ -69,6 +69,16 @@ struct dc_type {
 	int		ty_float;	/* INT holding float/double bytes */
 	struct dc_sou	*ty_elsou;	/* ARRAY of D structs: element */
 	const char	*ty_elname;	/* ARRAY: element type's name */
+	const struct dc_enum *ty_enum;	/* INT of a D enum: its enumerators */
+};
+
+/* "enum name { A, B = 5 }" defined in D: for print() by name (dc_act.c). */
+struct dc_enum {
+	const char	*en_name;	/* "enum name" (or "enum") */
+	int		en_n;
+	const char	**en_names;
+	int32_t		*en_vals;
+	struct dc_enum	*en_next;
 };
 
 /* A struct or union defined in D (dc_decl.c), laid out by C rules. */
@@ -135,6 +145,14 @@ struct dc_inline {
 	struct dc_node	*in_expr;	/* NULL for a typedef */
 	struct dc_type	in_type;
 	struct dc_inline *in_next;
+	/*
+	 * "inline int f[int x, string s] = expr;": in_nparams > 0, in_expr
+	 * stays untyped and each use f[a, b] types a copy of it with the
+	 * parameters replaced by the (cast) arguments (dc_type.c).
+	 */
+	int		in_nparams;
+	const char	**in_pnames;
+	struct dc_type	*in_ptypes;
 };
 
 /* ---- expression trees (dc_parse.c) ---- */
@@ -177,6 +195,7 @@ struct dc_node {
 /* Bounds on nesting, so no input can exhaust the C stack. */
 #define DC_MAXDEPTH	1024	/* expression tree height */
 #define DC_MAXNEST	256	/* parser recursion */
+#define DC_MAXINLINE	64	/* nested uses of inlines with parameters */
 
 /* ---- DIF objects under construction (dc_cg.c) ---- */
 #define DC_MAXTEXT	4096
@@ -240,8 +259,19 @@ struct dc_clause {
 /* ---- one compilation ---- */
 struct dc_chunk;
 
+/* "#pragma D attributes" of a name not defined yet (dc_parse.c). */
+struct dc_pragat {
+	const char	*pa_name;
+	int		pa_line;
+	struct dc_pragat *pa_next;
+};
+
 struct dc_ctx {
 	uint32_t	cx_stmt;	/* statements compiled so far */
+	struct dc_pragat *cx_pragats;	/* attributes pragmas to check */
+	int		cx_inldepth;	/* inlines with parameters being typed */
+	uint32_t	cx_inluses;	/* uses of them expanded so far */
+	struct dc_enum	*cx_enums;	/* named enums defined in D */
 	const char	*cx_name;		/* what diagnostics name */
 	const char	*cx_srcname;	/* the source's name */
 	const char	*cx_src;

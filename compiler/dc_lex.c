@@ -15,6 +15,9 @@
  * Escapes in string and character literals are converted as dtrace does
  * (lx_escape): an unknown one keeps its backslash.  A character constant
  * holds up to eight bytes, packed first-byte-most-significant (lx_char).
+ * D has no floating-point constants: where dtrace's float pattern matches
+ * more than its integer pattern ("1.5", ".5", "1e3", "2f"), the input is
+ * a D_SYNTAX error with dtrace's wording (lx_fp_reject).
  *
  * Comments (block and line) are skipped in both states.  Positions are
  * 1-based line and column (a tab counts as one column).  Errors go through
@@ -161,11 +164,83 @@ lx_int_suffix(struct dc_ctx *cx, struct dc_token *t, int base)
 		t->tk_unsigned = 1;
 }
 
+/*
+ * dtrace's lexer has a floating-point constant pattern next to the
+ * integer one: digits with an optional '.', more digits, an optional
+ * exponent and an optional f/F/l/L suffix (or '.' and digits).  Where it
+ * matches more characters than an integer constant would, the input is a
+ * floating-point constant, which D rejects (D_SYNTAX, as dtrace's yyerror).
+ */
+static size_t
+lx_fp_len(struct dc_ctx *cx)
+{
+	size_t n = 0, e;
+
+	while (isdigit(lx_ch(cx, n)))
+		n++;
+	if (lx_ch(cx, n) == '.' && (n > 0 || isdigit(lx_ch(cx, n + 1)))) {
+		n++;
+		while (isdigit(lx_ch(cx, n)))
+			n++;
+	}
+	if (n == 0)
+		return 0;
+	if (lx_ch(cx, n) == 'e' || lx_ch(cx, n) == 'E') {
+		e = n + 1;
+		if (lx_ch(cx, e) == '+' || lx_ch(cx, e) == '-')
+			e++;
+		if (isdigit(lx_ch(cx, e))) {
+			while (isdigit(lx_ch(cx, e)))
+				e++;
+			n = e;
+		}
+	}
+	if (lx_ch(cx, n) != -1 && strchr("fFlL", lx_ch(cx, n)) != NULL)
+		n++;
+	return n;
+}
+
+/* The length of dtrace's integer constant pattern at the position. */
+static size_t
+lx_int_len(struct dc_ctx *cx)
+{
+	size_t n = 0;
+	int c;
+
+	if (lx_ch(cx, 0) == '0' && (lx_ch(cx, 1) == 'x' ||
+	    lx_ch(cx, 1) == 'X') && isxdigit(lx_ch(cx, 2))) {
+		n = 2;
+		while (isxdigit(lx_ch(cx, n)))
+			n++;
+	} else {
+		while (isdigit(lx_ch(cx, n)))
+			n++;
+	}
+	if (n == 0)
+		return 0;
+	if ((c = lx_ch(cx, n)) == 'u' || c == 'U')
+		n++;
+	if ((c = lx_ch(cx, n)) == 'l' || c == 'L')
+		n++;
+	if ((c = lx_ch(cx, n)) == 'l' || c == 'L')
+		n++;
+	return n;
+}
+
+static void
+lx_fp_reject(struct dc_ctx *cx, const struct dc_token *t)
+{
+	if (lx_fp_len(cx) > lx_int_len(cx))	/* dtrace's wording */
+		dc_error(cx, t->tk_line, t->tk_col, "D_SYNTAX", "floating-point constants are not permitted");
+}
+
 static void
 lx_int(struct dc_ctx *cx, struct dc_token *t)
 {
 	int base = 10, d;
 	uint64_t v = 0;
+
+	lx_fp_reject(cx, t);
 
 	if (lx_ch(cx, 0) == '0' &&
 	    (lx_ch(cx, 1) == 'x' || lx_ch(cx, 1) == 'X')) {
@@ -493,8 +568,8 @@ dc_next(struct dc_ctx *cx)
 		lx_pdesc(cx, t);
 	else if (c == '@' || c == '$')
 		lx_sigil(cx, t);
-	else if (isdigit(c))
-		lx_int(cx, t);
+	else if (isdigit(c) || (c == '.' && isdigit(lx_ch(cx, 1))))
+		lx_int(cx, t);	/* ".5" is rejected there as a float */
 	else if (isalpha(c) || c == '_')
 		lx_ident(cx, t);
 	else if (c == '"')

@@ -5,7 +5,8 @@
  *	declaration:= [ "self" | "this" ] type name [ "[" types "]" ] ";"
  *	              | "extern" type cdeclarator { "," cdeclarator } ";"
  *	              | type name "(" params ")" ";"    (a prototype)
- *	              | "inline" type name "=" expr ";"
+ *	              | "inline" type name [ "[" type name { "," type name }
+ *	                "]" ] "=" expr ";"     (with parameters: per use)
  *	              | "typedef" type name ";" | "translator" ... ";"
  *	              | ( "struct" | "union" | "enum" ) name "{" ... "}" ";"
  *	clause     := pdesc { "," pdesc } [ "/" expr "/" ] "{" stmts "}"
@@ -38,7 +39,9 @@
  * classes, D variables and arrays); C declarators of extern declarations
  * and prototypes (ps_cdecl, ps_cparams: checked, not recorded); inlines
  * and typedefs; probe descriptions, clauses (ps_body_pred: the order in
- * which actions and predicate are typed) and pragmas.
+ * which actions and predicate are typed) and pragmas ("#pragma D
+ * attributes" of a name the program never defines is D_PRAGMA_UNUSED at
+ * the end, ps_pragat_check).
  */
 #include <string.h>
 #include <stdlib.h>
@@ -1040,12 +1043,16 @@ ps_decl_dim(struct dc_ctx *cx, struct dc_var *v)
 		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRBIG", "array %s dimension %llu is larger than the limit %d", v->va_name, (unsigned long long)cx->cx_tok.tk_ival, INT32_MAX);
 	if (TOK(cx) != DT_INT || cx->cx_tok.tk_ival == 0 ||
 	    cx->cx_tok.tk_ival * el.ty_size > (16u << 10) ||
-	    el.ty_kind != DC_INT)
-		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRDIM", "array %s needs a positive constant dimension, integer elements and at most 16 KiB", v->va_name);
+	    (el.ty_kind != DC_INT && (el.ty_kind != DC_STRUCT ||
+	    el.ty_sou == NULL || el.ty_size == 0)))
+		dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_DECL_ARRDIM", "array %s needs a positive constant dimension, integer or D struct/union elements and at most 16 KiB", v->va_name);
 	memset(&v->va_type, 0, sizeof (v->va_type));
 	v->va_type.ty_kind = DC_ARRAY;
 	v->va_type.ty_elsize = el.ty_size;
 	v->va_type.ty_elsigned = el.ty_signed;
+	v->va_type.ty_elname = el.ty_name;
+	if (el.ty_kind == DC_STRUCT)	/* elements as in dc_sou_arraydim() */
+		v->va_type.ty_elsou = el.ty_sou;
 	v->va_type.ty_nelems = (uint32_t)cx->cx_tok.tk_ival;
 	v->va_type.ty_size = el.ty_size * v->va_type.ty_nelems;
 	v->va_type.ty_name = "array";
@@ -1209,6 +1216,35 @@ ps_cdecl(struct dc_ctx *cx, int abstract, const char **name, int *dyn)
 	ps_nest(cx, -1);
 }
 
+/* "[type name, ...]" of an inline with parameters (at most DC_MAXKEYS). */
+static void
+ps_inline_params(struct dc_ctx *cx, struct dc_inline *in)
+{
+	const struct dc_token *t = &cx->cx_tok;
+
+	in->in_pnames = dc_alloc(cx, sizeof (in->in_pnames[0]) * DC_MAXKEYS);
+	in->in_ptypes = dc_alloc(cx, sizeof (in->in_ptypes[0]) * DC_MAXKEYS);
+	dc_next(cx);
+	while (TOK(cx) != DT_RBRACK) {
+		if (in->in_nparams >= DC_MAXKEYS)
+			dc_error(cx, t->tk_line, t->tk_col, "D_ARR_LONG", "inline %s has more than the limit of %d parameters", in->in_name, DC_MAXKEYS);
+		if (!dc_parse_is_type(cx, t))
+			ps_syntax(cx);
+		ps_type(cx, &in->in_ptypes[in->in_nparams]);
+		if (TOK(cx) != DT_IDENT)
+			ps_syntax(cx);
+		in->in_pnames[in->in_nparams++] = t->tk_text;
+		dc_next(cx);
+		if (TOK(cx) == DT_COMMA)
+			dc_next(cx);
+		else if (TOK(cx) != DT_RBRACK)
+			ps_syntax(cx);
+	}
+	if (in->in_nparams == 0)
+		ps_syntax(cx);
+	dc_next(cx);
+}
+
 /* "inline type name = expr;" and "typedef type name;" */
 static void
 ps_decl_inline(struct dc_ctx *cx, int istypedef)
@@ -1227,7 +1263,12 @@ ps_decl_inline(struct dc_ctx *cx, int istypedef)
 		dc_error(cx, t->tk_line, t->tk_col, "D_DECL_IDRED", "identifier redeclared: %s", t->tk_text);
 	in->in_name = t->tk_text;
 	dc_next(cx);
-	if (!istypedef) {
+	if (!istypedef && TOK(cx) == DT_LBRACK)
+		ps_inline_params(cx, in);
+	if (!istypedef && in->in_nparams > 0) {
+		ps_expect(cx, DT_ASSIGN);
+		in->in_expr = ps_expr(cx);	/* typed per use */
+	} else if (!istypedef) {
 		ps_expect(cx, DT_ASSIGN);
 		in->in_expr = ps_expr(cx);
 		if (in->in_expr->n_kind != DN_XLATE)	/* xlate: per use */
@@ -1507,6 +1548,7 @@ ps_clause(struct dc_ctx *cx)
 	memset(cl, 0, sizeof (*cl));
 	ps_pdescs(cx, cl);
 	cx->cx_clause = cl;
+	cx->cx_inluses = 0;	/* dc_type_inline_call()'s bound, per clause */
 	if (TOK(cx) == DT_SLASH)
 		pred = ps_predicate(cx);
 	if (pred == NULL)
@@ -1516,6 +1558,41 @@ ps_clause(struct dc_ctx *cx)
 	cx->cx_clause = NULL;
 	*cx->cx_tail = cl;
 	cx->cx_tail = &cl->cl_next;
+}
+
+/*
+ * "#pragma D attributes <attrs> name" of a name the program has not
+ * defined (yet): dtrace keeps it and applies it when the name is defined;
+ * one still unused when the program ends is D_PRAGMA_UNUSED
+ * (ps_pragat_check()).  A provider's attributes are not checked.
+ */
+static void
+ps_pragat_add(struct dc_ctx *cx, const char *word, int line)
+{
+	struct dc_pragat *pa = dc_alloc(cx, sizeof (*pa));
+
+	/* the whole word, as dtrace's pragma lexer: "x;" is not x */
+	pa->pa_name = dc_strndup(cx, word, strlen(word));
+	pa->pa_line = line;
+	pa->pa_next = cx->cx_pragats;
+	cx->cx_pragats = pa;
+}
+
+static void
+ps_pragat_check(struct dc_ctx *cx)
+{
+	const struct dc_pragat *pa;
+	struct dc_type t;
+
+	for (pa = cx->cx_pragats; pa != NULL; pa = pa->pa_next)
+		if (dc_builtin_var(pa->pa_name, &t) < 0 &&
+		    strcmp(pa->pa_name, "args") != 0 &&
+		    strcmp(pa->pa_name, "uregs") != 0 &&
+		    dc_inline_lookup(cx, pa->pa_name) == NULL &&
+		    dc_var_lookup(cx, pa->pa_name, DS_GLOBAL) == NULL &&
+		    !dc_subr_known(pa->pa_name) &&
+		    !dc_act_is_action(pa->pa_name))
+			dc_error(cx, pa->pa_line, 1, "D_PRAGMA_UNUSED", "unused #pragma attributes: %s is never defined", pa->pa_name);
 }
 
 /*
@@ -1554,6 +1631,10 @@ ps_pragma(struct dc_ctx *cx)
 	    sscanf(t->tk_text, "#%*s %*s %*s %63s %63s", attr[0], attr[1]) != 2)
 		dc_error(cx, t->tk_line, t->tk_col, "D_PRAGMA_MALFORM", "malformed #pragma D attributes <attributes> <ident>: \"%s\"", t->tk_text);
 	if (n >= 3 && strcmp(word[1], "D") == 0 &&
+	    strcmp(word[2], "attributes") == 0 &&
+	    strcmp(attr[1], "provider") != 0)
+		ps_pragat_add(cx, attr[1], t->tk_line);
+	if (n >= 3 && strcmp(word[1], "D") == 0 &&
 	    (strcmp(word[2], "depends_on") == 0 ||
 	    strcmp(word[2], "attributes") == 0 ||
 	    strcmp(word[2], "binding") == 0)) {
@@ -1578,6 +1659,7 @@ dc_parse_program(struct dc_ctx *cx)
 	for (;;) {
 		switch (TOK(cx)) {
 		case DT_EOF:
+			ps_pragat_check(cx);
 			return;
 		case DT_PRAGMA:
 			ps_pragma(cx);

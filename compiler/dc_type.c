@@ -13,7 +13,11 @@
  *
  * Variables: built-ins come from the table below (reference 2.4); user
  * variables (dc_var.c) take the type of the first value assigned to them
- * (or their declaration), and every later assignment must be compatible.
+ * (or their declaration), and every later assignment must be compatible;
+ * reading a self-> or this-> variable that nothing assigned or declared yet
+ * is D_VAR_UNDEF, as in dtrace (a clause retries with its predicate typed
+ * first, dc_parse.c).  Inlines with parameters ("inline int f[int a] =
+ * ...") are expanded per use, bitfield ++/-- become stores of the unit.
  * Associative arrays fix their key signature at first use; a mismatch is
  * D_PROTO_LEN / D_PROTO_ARG as for a function prototype.  Called by
  * dc_parse.c and dc_act.c before code generation.
@@ -410,6 +414,16 @@ dc_type_uservar(struct dc_ctx *cx, struct dc_node *n)
 
 	if (v == NULL && n->n_scope == DS_GLOBAL)
 		dc_error(cx, n->n_line, n->n_col, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name", n->n_str);
+	/*
+	 * A clause-local or thread-local variable read before any
+	 * assignment or declaration has no type yet: dtrace's D_VAR_UNDEF,
+	 * which also makes ps_body_pred() retry with the predicate typed
+	 * first, so that "/(this->s = "x") != NULL/ { trace(this->s); }"
+	 * gives this->s the predicate's type.
+	 */
+	if ((n->n_scope == DS_LOCAL || n->n_scope == DS_THREAD) &&
+	    (v == NULL || !v->va_typed))
+		dc_error(cx, n->n_line, n->n_col, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned", n->n_scope == DS_LOCAL ? "this->" : "self->", n->n_str);
 	if (v == NULL)
 		v = dc_var_get(cx, n->n_str, n->n_scope, n->n_line, n->n_col);
 	if (v->va_array)	/* dtrace: a global array is no scalar */
@@ -560,6 +574,90 @@ dc_type_assoc(struct dc_ctx *cx, struct dc_node *n, int store)
 	return v;
 }
 
+/*
+ * A copy of an inline's untyped expression with each parameter (a global
+ * identifier named as one, not under a member name) replaced by a cast of
+ * the argument to the parameter's type.
+ */
+static struct dc_node *
+dc_type_inline_subst(struct dc_ctx *cx, const struct dc_inline *in,
+    const struct dc_node *e, struct dc_node **args)
+{
+	struct dc_node *c;
+	int i;
+
+	if (e == NULL)
+		return NULL;
+	if (e->n_kind == DN_VAR && (e->n_scope == DS_GLOBAL ||
+	    e->n_scope == DS_BUILTIN))
+		for (i = 0; i < in->in_nparams; i++)
+			if (strcmp(e->n_str, in->in_pnames[i]) == 0) {
+				c = dc_alloc(cx, sizeof (*c));
+				memset(c, 0, sizeof (*c));
+				c->n_kind = DN_CAST;
+				c->n_line = args[i]->n_line;
+				c->n_col = args[i]->n_col;
+				c->n_type = in->in_ptypes[i];
+				c->n_a = args[i];
+				c->n_depth = args[i]->n_depth + 1;
+				return c;
+			}
+	c = dc_alloc(cx, sizeof (*c));
+	*c = *e;
+	c->n_a = dc_type_inline_subst(cx, in, e->n_a, args);
+	c->n_b = dc_type_inline_subst(cx, in, e->n_b, args);
+	c->n_c = dc_type_inline_subst(cx, in, e->n_c, args);
+	if (e->n_nargs > 0) {
+		c->n_args = dc_alloc(cx, sizeof (c->n_args[0]) *
+		    (size_t)e->n_nargs);
+		for (i = 0; i < e->n_nargs; i++)
+			c->n_args[i] = dc_type_inline_subst(cx, in,
+			    e->n_args[i], args);
+	}
+	return c;
+}
+
+/* f[a, ...] of an inline with parameters: its expression, typed; 1 if so. */
+static int
+dc_type_inline_call(struct dc_ctx *cx, struct dc_node *n)
+{
+	const struct dc_inline *in = dc_inline_lookup(cx, n->n_a->n_str);
+	struct dc_node *e;
+	struct dc_type t;
+	int i;
+
+	if (in == NULL || in->in_nparams == 0)
+		return 0;
+	if (n->n_nargs != in->in_nparams)
+		dc_error(cx, n->n_line, n->n_col, "D_PROTO_LEN", "%s[ ] prototype mismatch: %d arg%s passed, %d expected", in->in_name, n->n_nargs, n->n_nargs == 1 ? "" : "s", in->in_nparams);
+	for (i = 0; i < n->n_nargs; i++) {
+		dc_type_expr(cx, n->n_args[i]);
+		t = in->in_ptypes[i];
+		if (!dc_type_compat(&t, &n->n_args[i]->n_type) &&
+		    !(dc_type_is_scalar(&t) &&
+		    dc_type_is_scalar(&n->n_args[i]->n_type)))
+			dc_error(cx, n->n_args[i]->n_line, n->n_args[i]->n_col, "D_PROTO_ARG", "%s[ ] argument #%d is incompatible with prototype: %s is not %s", in->in_name, i + 1, n->n_args[i]->n_type.ty_name, t.ty_name);
+	}
+	/* one that uses itself (directly or not) would expand forever */
+	if (cx->cx_inldepth >= DC_MAXINLINE)
+		dc_error(cx, n->n_line, n->n_col, "D_IDENT_UNDEF", "failed to resolve %s: an inline with parameters may not use itself (%d nested uses)", in->in_name, cx->cx_inldepth);
+	/* each use is a copy: more than a DIF object could hold is refused */
+	if (++cx->cx_inluses > DC_MAXTEXT)
+		dc_error(cx, n->n_line, n->n_col, "D_DIF_SIZE", "inlines with parameters are used more than %u times in one clause: their code exceeds the limit of %u DIF instructions", DC_MAXTEXT, DC_MAXTEXT);
+	e = dc_type_inline_subst(cx, in, in->in_expr, n->n_args);
+	cx->cx_inldepth++;
+	if (e->n_kind != DN_XLATE)
+		dc_type_expr(cx, e);
+	cx->cx_inldepth--;
+	if (!dc_type_compat(&in->in_type, &e->n_type))
+		dc_error(cx, e->n_line, e->n_col, "D_OP_INCOMPAT", "inline %s: expression of type %s is incompatible with declared type %s", in->in_name, e->n_type.ty_name, in->in_type.ty_name);
+	t = in->in_type.ty_kind == DC_INT && e->n_type.ty_kind == DC_INT ?
+	    in->in_type : e->n_type;
+	*n = *e;
+	n->n_type = t;
+	return 1;
+}
+
 /* p[i] on a pointer or a kernel array member: element type. */
 static void
 dc_type_ptrindex(struct dc_ctx *cx, struct dc_node *n)
@@ -658,6 +756,9 @@ dc_type_index(struct dc_ctx *cx, struct dc_node *n, int store)
 		dc_type_barray(cx, n, id);
 		return;
 	}
+	if (sc == DS_GLOBAL && dc_var_lookup(cx, b->n_str, sc) == NULL &&
+	    dc_type_inline_call(cx, n))
+		return;
 	v = dc_var_lookup(cx, b->n_str, sc);
 	if ((v != NULL && !v->va_array) || (sc == DS_GLOBAL &&
 	    (dc_builtin_var(b->n_str, &t) >= 0 ||
@@ -766,6 +867,7 @@ dc_type_lvalue(struct dc_ctx *cx, struct dc_node *l, const struct dc_type *rhs)
 	}
 	if (!v->va_typed && rhs != NULL) {
 		v->va_type = *rhs;
+		v->va_type.ty_bits = 0;	/* "x = s.bf": x is no bitfield */
 		if (rhs->ty_kind == DC_INT && rhs->ty_size < 4)
 			dc_type_int(&v->va_type, rhs->ty_size, rhs->ty_signed);
 		v->va_typed = 1;
@@ -840,6 +942,63 @@ dc_type_bfstore(struct dc_ctx *cx, struct dc_node *n)
 	n->n_type = unit->n_type;
 }
 
+/*
+ * The field value held by a unit value u, as bitfield read rd extracts it
+ * from the unit: rd's shifts and cast, with u in place of the unit load;
+ * lsh is the left shift (rd's, or 64 - w when u holds the field in its
+ * low bits).
+ */
+static struct dc_node *
+dc_bf_extract(struct dc_ctx *cx, const struct dc_node *rd,
+    struct dc_node *u, uint64_t lsh)
+{
+	struct dc_node *shr = dc_alloc(cx, sizeof (*shr));
+	struct dc_node *shl = dc_alloc(cx, sizeof (*shl));
+	struct dc_node *cast = dc_alloc(cx, sizeof (*cast));
+
+	*shr = *rd;
+	*shl = *rd->n_a;
+	*cast = *rd->n_a->n_a;
+	cast->n_a = u;
+	shl->n_a = cast;
+	shl->n_b = dc_bf_new(cx, rd, DN_INT, 0, NULL, NULL, lsh);
+	dc_type_int(&shl->n_b->n_type, 4, 1);
+	shr->n_a = shl;
+	shr->n_type.ty_bits = 0;	/* a value, no longer the field */
+	return shr;
+}
+
+/*
+ * ++bf, bf++, --bf, bf-- on a bitfield: the store of "bf += 1" (or -= 1)
+ * into its unit (dc_type_bfstore()), whose value is the new unit; the
+ * prefix forms give the new field value read from it, the postfix ones
+ * that value minus (plus) one, cut back to the field's width and sign.
+ */
+static void
+dc_type_bfincdec(struct dc_ctx *cx, struct dc_node *n)
+{
+	struct dc_node *rd = n->n_a, *st = dc_alloc(cx, sizeof (*st)), *v;
+	uint32_t w = rd->n_type.ty_bits;
+	int inc = n->n_op == DT_INC;
+
+	memset(st, 0, sizeof (*st));
+	st->n_kind = DN_ASSIGN;
+	st->n_line = n->n_line;
+	st->n_col = n->n_col;
+	st->n_op = inc ? DT_PLUS : DT_MINUS;
+	st->n_a = rd;
+	st->n_b = dc_bf_new(cx, n, DN_INT, 0, NULL, NULL, 1);
+	dc_type_bfstore(cx, st);
+	v = dc_bf_extract(cx, rd, st, rd->n_a->n_b->n_ival);
+	if (n->n_ival) {	/* postfix: the old value */
+		v = dc_bf_new(cx, n, DN_BINARY, inc ? DT_MINUS : DT_PLUS, v,
+		    dc_bf_new(cx, n, DN_INT, 0, NULL, NULL, 1), 0);
+		dc_type_int(&v->n_type, 8, 1);
+		v = dc_bf_extract(cx, rd, v, 64 - w);
+	}
+	*n = *v;
+}
+
 void
 dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 {
@@ -905,8 +1064,10 @@ static void
 dc_type_incdec(struct dc_ctx *cx, struct dc_node *n)
 {
 	dc_type_lvalue(cx, n->n_a, NULL);
-	if (n->n_a->n_type.ty_bits != 0)
-		dc_error(cx, n->n_line, n->n_col, "D_OP_WRITE", "operator %s cannot be applied to a bitfield: kdt writes bitfields with = and op= only", dc_tok_name(n->n_op));
+	if (n->n_a->n_type.ty_bits != 0) {
+		dc_type_bfincdec(cx, n);
+		return;
+	}
 	if (!dc_type_is_scalar(&n->n_a->n_type))
 		dc_error(cx, n->n_line, n->n_col, "D_OP_SCALAR", "operator %s requires a scalar operand, not %s", dc_tok_name(n->n_op), n->n_a->n_type.ty_name);
 	if (dc_type_voidptr(&n->n_a->n_type))

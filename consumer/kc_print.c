@@ -431,10 +431,11 @@ struct kc_pl {
 struct kc_pt {
 	const char	*pt_name;
 	uint32_t	pt_namelen;
-	char		pt_kind;	/* i p z a s */
+	char		pt_kind;	/* i p z a s e */
 	char		pt_flag;	/* i: s u c */
-	uint64_t	pt_n1;		/* i,z: size; a: count; s: size */
-	uint64_t	pt_n2;		/* s: members */
+	uint64_t	pt_n1;		/* i,z,e: size; a: count; s: size */
+	uint64_t	pt_n2;		/* s: members; e: enumerators */
+	const char	*pt_elist;	/* e: the first (value, name) pair */
 };
 
 static int
@@ -472,6 +473,10 @@ kc_pl_name(struct kc_pl *c, const char **s, uint32_t *len)
 static int
 kc_pl_head(struct kc_pl *c, struct kc_pt *t)
 {
+	uint64_t i, v;
+	const char *s;
+	uint32_t n;
+
 	memset(t, 0, sizeof (*t));
 	if (kc_pl_name(c, &t->pt_name, &t->pt_namelen) != 0 ||
 	    c->pl_p >= c->pl_end)
@@ -495,8 +500,46 @@ kc_pl_head(struct kc_pl *c, struct kc_pt *t)
 	case 's':
 		return kc_pl_num(c, &t->pt_n1) != 0 ||
 		    kc_pl_num(c, &t->pt_n2) != 0 ? -1 : 0;
+	case 'e':
+		if (kc_pl_num(c, &t->pt_n1) != 0 || t->pt_n1 != 4 ||
+		    kc_pl_num(c, &t->pt_n2) != 0)
+			return -1;
+		t->pt_elist = c->pl_p;
+		for (i = 0; i < t->pt_n2; i++)
+			if (kc_pl_num(c, &v) != 0 ||
+			    kc_pl_name(c, &s, &n) != 0)
+				return -1;
+		return 0;
 	}
 	return -1;
+}
+
+/*
+ * An enum's value as dtrace prints it: the name of the first enumerator
+ * with that value, else the value in decimal.
+ */
+static void
+kc_pl_enum(FILE *f, const struct kc_pt *t, const uint8_t *data,
+    const char *end)
+{
+	struct kc_pl c;
+	int32_t v;
+	uint64_t i, ev;
+	const char *s;
+	uint32_t n;
+
+	memcpy(&v, data, sizeof (v));	/* little-endian */
+	c.pl_p = t->pt_elist;
+	c.pl_end = end;
+	for (i = 0; i < t->pt_n2; i++) {
+		if (kc_pl_num(&c, &ev) != 0 || kc_pl_name(&c, &s, &n) != 0)
+			break;
+		if ((int32_t)(uint32_t)ev == v) {
+			fprintf(f, "%.*s", (int)n, s);
+			return;
+		}
+	}
+	fprintf(f, "%d", v);
 }
 
 /* Skip one T; *size gets its size in bytes. */
@@ -638,6 +681,11 @@ kc_pl_value(FILE *f, struct kc_pl *c, const uint8_t *data, uint64_t avail,
 			kc_pl_char(f, v);
 		else
 			fprintf(f, "%#llx", (unsigned long long)v);
+		return 0;
+	case 'e':
+		if (t.pt_n1 > avail)
+			return -1;
+		kc_pl_enum(f, &t, data, c->pl_end);
 		return 0;
 	case 'z':
 		if (t.pt_n1 > avail)

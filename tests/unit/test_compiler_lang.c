@@ -238,6 +238,26 @@ static const struct tl_case tl_cases[] = {
 	    "trace(this->p->x * 10 + (*this->p).y); }", 57 },
 	{ "enum c { R, G = 5, B };\nBEGIN { trace(R * 100 + G * 10 + B); }",
 	    56 },
+	/* a this-> variable first assigned in the predicate: its type */
+	{ "BEGIN /(this->c = (char)-3) < 0/ { trace(sizeof (this->c)); }",
+	    1 },
+	/* inlines with parameters */
+	{ "inline int f[int a, int b] = a * 10 + b;\nBEGIN { "
+	    "trace(f[f[1, 2], 3]); }", 123 },
+	/* global arrays of D structs */
+	{ "struct r { char c; int i; } a[3];\nBEGIN { a[2].i = 7; "
+	    "trace(a[2].i * 100 + (long)&a[2] - (long)&a[0]); }", 716 },
+	/* ++ and -- on bitfields: wrap at the width, neighbours kept */
+	{ "struct bf { unsigned a : 2; unsigned b : 6; } g;\nBEGIN { "
+	    "g.b = 9; g.a = 3; x = g.a++; ++g.b; g.b--; --g.b; "
+	    "trace(x * 1000 + g.a * 100 + g.b); }", 3008 },
+	{ "struct s { unsigned a : 3; unsigned b : 5; };\nBEGIN { this->p = "
+	    "(struct s *)alloca(4); *(int *)this->p = 0; this->p->b = 31; "
+	    "this->p->a++; ++this->p->a; trace(this->p->a * 100 + "
+	    "this->p->b); }", 231 },
+	/* a variable assigned a bitfield's value is no bitfield itself */
+	{ "struct fl { int s : 3; } f;\nBEGIN { f.s = -2; b = f.s; "
+	    "x[1] = f.s; trace(b * 10 + x[1]); }", -22 },
 	{ "typedef struct pt { int x; int y; } pt_t;\ntypedef int myint_t;\n"
 	    "myint_t v;\nBEGIN { v = 3; trace(sizeof (pt_t) * 10 + v); }", 83 },
 	{ "struct i { int a; int b; };\nstruct o { int s; };\n"
@@ -647,6 +667,15 @@ static const struct tl_err tl_errs[] = {
 	{ "D_ADDROF_LVAL", "BEGIN { trace(&(pid + 1)); }", 1 },
 	{ "D_SIZEOF_TYPE", "BEGIN { trace(sizeof (void)); }", 1 },
 	{ "D_UNKNOWN", "enum e { A, B, A };\nBEGIN { }", 1 },
+	{ "D_SYNTAX", "BEGIN {\nx = 1.5; }", 2 },
+	{ "D_SYNTAX", "BEGIN { x = 2e3; }", 1 },
+	{ "D_VAR_UNDEF", "BEGIN {\ntrace(this->nowhere); }", 2 },
+	{ "D_VAR_UNDEF", "BEGIN { trace(self->nowhere); }", 1 },
+	{ "D_DECL_VOIDOBJ", "struct s { int f(); };\nBEGIN { }", 1 },
+	{ "D_PRAGMA_UNUSED", "BEGIN { }\n#pragma D attributes "
+	    "Stable/Stable/Common x;\nint x;\n", 2 },
+	{ "D_PROTO_LEN", "inline int f[int a] = a;\nBEGIN { trace(f[1, 2]); }",
+	    2 },
 	{ "D_DECL_IDRED", "enum e { A };\nenum f { A };\nBEGIN { }", 2 },
 	{ "D_OP_INCOMPAT", "BEGIN { trace(\"a\" == (int *)0); }", 1 },
 	/* declarations: prototypes and extern declarators */
@@ -763,8 +792,6 @@ static const struct tl_err tl_errs[] = {
 	{ "D_DECL_LONGINT", "long struct s { int a; };\nBEGIN { }", 1 },
 	{ "D_DECL_SIGNINT", "unsigned struct s { int a; };\nBEGIN { }", 1 },
 	{ "D_DECL_VOIDATTR", "short void *p;\nBEGIN { }", 1 },
-	{ "D_OP_WRITE", "struct s { int a : 1; };\nBEGIN { this->p = "
-	    "(struct s *)alloca(4);\n this->p->a++; }", 3 },
 	{ "D_DECL_INCOMPLETE", "struct r {\n struct nosuch_t x; };\nBEGIN { }",
 	    2 },
 	{ "D_DECL_INCOMPLETE", "struct r { int a;\n struct r self; };\n"

@@ -1,0 +1,8 @@
+/*
+ * A constant starting with '.' is a floating-point constant too.
+ */
+BEGIN
+{
+	trace(.75);
+	exit(0);
+}
