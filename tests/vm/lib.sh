@@ -178,6 +178,7 @@ kv_live_key()
 {
 	{
 		sha256sum "$KV_KDT" "$KV_KMOD" "$KV_PROGS"/* \
+		    "$KV_TOP/toolkit/usdt-events.d" \
 		    "$KV_TOP/boot/mkinitramfs" "$KV_TOP/boot/init" "$KV_VM" \
 		    "$KV_TOP/build/kernel/boot/"vmlinuz-*
 		echo "${KDT_RUN_ID:-}"
@@ -211,6 +212,7 @@ kv_live()
 	    kv_fail "cannot build upid-pie"
 	"$KV_VM" --add-kdt --smp "$KV_SMP" --modules xor \
 	    --add "$KV_PROGS/live.sh:/live.sh" \
+	    --add "$KV_TOP/toolkit/usdt-events.d:/toolkit/usdt-events.d" \
 	    --add "$dir/getppid-loop:/bin/getppid-loop" \
 	    --add "$dir/upid-test:/bin/upid-test" \
 	    --add "$dir/upid-pie:/bin/upid-pie" \

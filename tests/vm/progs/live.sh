@@ -181,6 +181,8 @@ run upid_return kdt -q -c '/bin/upid-test 500' \
 run upid_usdt kdt -q -c '/bin/upid-test 500' \
     -n 'kdttest$target:::tick { @[copyinstr(arg1)] = count(); @t = sum(arg0); }' \
     -n 'END { printa("%s %@d\n", @); printa("sum of arg0 %@d\n", @t); }'
+# the toolkit's USDT script (tst.toolkit judges it)
+run tk_usdt kdt -s /toolkit/usdt-events.d -c '/bin/upid-test 300' kdttest
 # a PIE on the shared libc: -c runs it to its entry point, so libc is
 # mapped when the probes are resolved
 run upid_pie kdt -q -c '/bin/upid-pie 200' \

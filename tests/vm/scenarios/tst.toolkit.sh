@@ -6,6 +6,9 @@
 # answers, "Run it", "Output") and compile alone with kdt -e.  Then two
 # boots:
 #
+# usdt-events.d (live, user space) runs in the shared live boot
+# (tests/vm/progs/live.sh) on a workload with a USDT probe.
+#
 # Boot 1: the boot-time scripts concatenated into one anonymous enabling
 # (their variables and aggregations have per-script prefixes so that
 # they can be combined; their options agree): initcall-latency,
@@ -59,9 +62,26 @@ for f in "$tk"/*.d; do
 	for w in '^ \* Run it:' '^ \* Output' '^/\*$'; do
 		grep -q "$w" "$f" || kv_fail "${f#$KV_TOP/}: header lacks '$w'"
 	done
-	"$KV_KDT" -e -s "$f" --btf="$KV_TOP/build/kernel/vmlinux" ||
+	# a live user-space script takes a process and its provider
+	a=()
+	! grep -q '\$1\$target' "$f" || a=(-p $$ kdttest)
+	"$KV_KDT" -e -s "$f" --btf="$KV_TOP/build/kernel/vmlinux" "${a[@]}" ||
 	    kv_fail "${f#$KV_TOP/} does not compile"
 done
+
+# ---- usdt-events.d, run in the shared live boot (tests/vm/progs/live.sh)
+# on /bin/upid-test 300, whose one USDT probe kdttest:::tick fires 300
+# times: its line names the probe with the pid, counts 300, and the
+# first firing is not after the last
+res=$(kv_live)
+kv_live_rc "$res" tk_usdt 0
+[ "$(grep -c '^kdttest' "$res/tk_usdt.out")" = 1 ] ||
+    kv_fail "usdt-events.d: not one probe line"
+grep '^kdttest' "$res/tk_usdt.out" | awk '
+	$1 !~ /^kdttest[0-9]+:a\.out:main:tick$/ { exit 1 }
+	$2 != 300 || $3 != "first" || $6 != "last" || $8 != "us" { exit 1 }
+	$4 + 0 > $7 + 0 { exit 1 }' ||
+    kv_fail "usdt-events.d: the line is not 'kdttestPID:a.out:main:tick  300  first F us  last L us' with F <= L"
 for s in $boot1; do cat "$tk/$s.d"; done > "$work/boot.d"
 
 # ---- boot 1 ----
