@@ -217,6 +217,17 @@ an_size_compute(const void *dof, size_t dofsz, uint32_t ncpu,
 		    as->as_aggsize != 0 ? ", aggregation buffers" : "");
 		return -1;
 	}
+	if (as->as_size > as->as_limit && as->as_vararea > as->as_limit / 2) {
+		/* the dynamic variables are the bulk: name dynvarsize */
+		fprintf(err, "kdt: a region of %llu bytes (%s: %llu bytes of variable state for dynvarsize %llu, %llu buffer bytes x %u CPUs) exceeds the limit of %llu bytes, a quarter of RAM; lower dynvarsize\n",
+		    (unsigned long long)as->as_size,
+		    as->as_size_set ? "-x regionsize" : "sized",
+		    (unsigned long long)as->as_vararea,
+		    (unsigned long long)as->as_dynvarsize,
+		    (unsigned long long)as->as_bufsize, ncpu,
+		    (unsigned long long)as->as_limit);
+		return -1;
+	}
 	if (as->as_size > as->as_limit) {
 		fprintf(err, "kdt: a region of %llu bytes (%s: %llu buffer bytes x %u CPUs, metadata for %u probes) exceeds the limit of %llu bytes, a quarter of RAM; lower bufsize or set -x regionsize\n",
 		    (unsigned long long)as->as_size,

@@ -208,6 +208,14 @@ struct kio_enable {
 #define KIO_RS_BUF	0x1	/* principal buffers: bufsize lowered */
 #define KIO_RS_AGG	0x2	/* aggregation buffers: aggsize lowered */
 #define KIO_RS_BUFSHIFT(r)	(((r) >> 8) & 0x3f)	/* halvings */
+/*
+ * dynvarsize likewise (a live state whose variables are in kernel
+ * memory: their whole state, dif_vstate_size(), at most a quarter of
+ * RAM): the one in force is the requested dynvarsize (ECB_DYNVARSIZE_
+ * DEFAULT if the DOF sets none) shifted right by KIO_RS_DYNSHIFT.
+ */
+#define KIO_RS_DYN	0x4	/* variables: dynvarsize lowered */
+#define KIO_RS_DYNSHIFT(r)	(((r) >> 16) & 0x3f)	/* halvings */
 #define KIO_BUFSIZE_DEFAULT	(4ULL << 20)	/* a live state's bufsize
 						   when the DOF has none */
 

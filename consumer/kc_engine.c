@@ -17,6 +17,8 @@
  * than bufsize drops records and counts them, as dtrace's switch buffers
  * do per switch interval; fill keeps the buffer and stops tracing at the
  * first drop; ring overwrites and is consumed only at the end.
+ * dynvarsize is fitted to a quarter of memory as kdt.ko fits it
+ * (kc_resize.h: halved under bufresize=auto, refused under manual).
  *
  * Timers run on real time: the next due timer (ties: lower probe id) is
  * slept for, then fired, so the order of firings is deterministic.
@@ -33,6 +35,7 @@
 #include <signal.h>
 #include <time.h>
 #include <errno.h>
+#include <unistd.h>
 
 #include "common/dof.h"
 #include "common/dof_load.h"
@@ -44,6 +47,7 @@
 #include "consumer/kc_agg.h"
 #include "consumer/kc_engine.h"
 #include "consumer/kc_sess.h"
+#include "consumer/kc_resize.h"
 
 #define KE_PROBE_BEGIN	1
 #define KE_PROBE_END	2
@@ -386,12 +390,27 @@ bad:
 	return 1;
 }
 
+/* A quarter of the machine's memory: the most dynvarsize may take. */
+static uint64_t
+ke_mem_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || psz <= 0)
+		return 1ULL << 30;	/* unknown: 1 GiB */
+	return (uint64_t)pages * (uint64_t)psz / 4;
+}
+
 /* The ECB runner, over the region.  0 or 1 after saying why. */
 static int
 ke_runner(struct ke *k)
 {
+	const int manual = kc_resize_manual(k->ke_den);
 	struct ecb_params p;
 	struct kdt_err ke;
+	uint64_t want;
+	char msg[256];
+	int rv;
 
 	ecb_params_init(&p, k->ke_den, 1);
 	p.ep_policy = k->ke_policy == DTRACEOPT_BUFPOLICY_RING ?
@@ -400,11 +419,30 @@ ke_runner(struct ke *k)
 	if (k->ke_ro->ro_destructive)
 		p.ep_destructive = 1;
 	k->ke_aggsize = p.ep_aggsize;
-	if (ecb_create(k->ke_den, &p, &k->ke_es, &ke) != 0) {
+	/* dynvarsize: fit to a quarter of memory, as kdt.ko (kc_resize.h) */
+	want = p.ep_dynvarsize;
+	if (kc_dynvar_fit(k->ke_den, want, ke_mem_limit(),
+	    "a quarter of memory", manual, &p.ep_dynvarsize, msg,
+	    sizeof (msg)) != 0) {
 		fprintf(k->ke_err, "%s: could not enable tracing: %s\n",
-		    k->ke_prog, ke.ke_msg);
+		    k->ke_prog, msg);
 		return 1;
 	}
+	while ((rv = ecb_create(k->ke_den, &p, &k->ke_es, &ke)) == -ENOMEM &&
+	    !manual && strstr(ke.ke_msg, "for variables") != NULL &&
+	    p.ep_dynvarsize / 2 >= KC_DYNVARSIZE_MIN)
+		p.ep_dynvarsize /= 2;	/* bufresize=auto: what can be had */
+	if (rv != 0) {
+		fprintf(k->ke_err, "%s: could not enable tracing: %s%s\n",
+		    k->ke_prog, ke.ke_msg, rv == -ENOMEM &&
+		    strstr(ke.ke_msg, "for variables") != NULL ?
+		    (manual ? " (dynvarsize; bufresize=manual)" :
+		    " (dynvarsize; bufresize=auto halved it to its minimum)") :
+		    "");
+		return 1;
+	}
+	(void) kc_dynvar_lowered(k->ke_err, k->ke_prog, want,
+	    p.ep_dynvarsize);
 	ecb_set_region(k->ke_es, k->ke_rgn);
 	ecb_set_error_probe(k->ke_es, &k->ke_probes[KE_PROBE_ERROR - 1].kp_ep);
 	/* What DIF may read: the probes' names (probeprov, probefunc...). */

@@ -65,6 +65,7 @@
 #include "consumer/kc_agg.h"
 #include "consumer/kc_engine.h"
 #include "consumer/kc_fmt.h"	/* kc_size_str */
+#include "consumer/kc_resize.h"
 #include "consumer/kc_sess.h"
 #include "consumer/kc_sym.h"
 #include "consumer/kc_kernel.h"
@@ -350,7 +351,7 @@ kk_mirror(struct kk *k)
 static void
 kk_resized(struct kk *k)
 {
-	uint64_t bufsize = k->kk_den->den_opts[DTRACEOPT_BUFSIZE];
+	uint64_t bufsize = k->kk_den->den_opts[DTRACEOPT_BUFSIZE], dynvarsize;
 	char sz[32];
 
 	if (bufsize == DTRACEOPT_UNSET)
@@ -365,6 +366,13 @@ kk_resized(struct kk *k)
 		kc_size_str(k->kk_en.ken_aggsize, sz, sizeof (sz));
 		fprintf(k->kk_err, "%s: aggregation size lowered to %s\n",
 		    k->kk_prog, sz);
+	}
+	if (k->kk_en.ken_resized & KIO_RS_DYN) {
+		dynvarsize = k->kk_den->den_opts[DTRACEOPT_DYNVARSIZE];
+		if (dynvarsize == DTRACEOPT_UNSET)
+			dynvarsize = ECB_DYNVARSIZE_DEFAULT;
+		(void) kc_dynvar_lowered(k->kk_err, k->kk_prog, dynvarsize,
+		    dynvarsize >> KIO_RS_DYNSHIFT(k->kk_en.ken_resized));
 	}
 }
 

@@ -121,8 +121,10 @@ cd_elf_phdrs(struct cd_src *s, Elf *e, const char *prog, uint64_t fsize,
 }
 
 static int
-cd_elf_hdr(struct cd_src *s, Elf *e, const char *prog, FILE *err)
+cd_elf_hdr(struct cd_src *s, Elf *e, const char *prog, uint64_t fsize,
+    FILE *err)
 {
+	uint64_t phend;
 	GElf_Ehdr eh;
 
 	if (elf_kind(e) != ELF_K_ELF || gelf_getehdr(e, &eh) == NULL) {
@@ -133,6 +135,21 @@ cd_elf_hdr(struct cd_src *s, Elf *e, const char *prog, FILE *err)
 	if (eh.e_type != ET_CORE) {
 		fprintf(err, "%s: %s: ELF file of type %u is not a core dump (ET_CORE = %u); supported: ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory)\n",
 		    prog, s->cs_name, eh.e_type, ET_CORE);
+		return 1;
+	}
+	/*
+	 * A file cut inside its program header table: libelf would read
+	 * fewer headers than e_phnum and call the rest "invalid data".
+	 * (PN_XNUM: the count is in section 0, libelf checks that one.)
+	 */
+	phend = (uint64_t)eh.e_phnum * eh.e_phentsize;
+	if (eh.e_phnum != PN_XNUM && (eh.e_phoff > fsize ||
+	    phend > fsize - eh.e_phoff)) {
+		fprintf(err, "%s: %s: truncated program header table: %u headers of %u bytes at file offset 0x%llx end at 0x%llx, past the end of the file (%llu bytes)\n",
+		    prog, s->cs_name, eh.e_phnum, eh.e_phentsize,
+		    (unsigned long long)eh.e_phoff,
+		    (unsigned long long)(eh.e_phoff + phend),
+		    (unsigned long long)fsize);
 		return 1;
 	}
 	return 0;
@@ -160,7 +177,7 @@ cd_elf_open(int fd, const char *path, const char *prog,
 		    elf_errmsg(-1));
 		goto fail_src;
 	}
-	if (cd_elf_hdr(s, e, prog, err) != 0 ||
+	if (cd_elf_hdr(s, e, prog, (uint64_t)st.st_size, err) != 0 ||
 	    cd_elf_phdrs(s, e, prog, (uint64_t)st.st_size, err) != 0)
 		goto fail_src;
 	*out = s;

@@ -165,8 +165,14 @@ cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
 	uint8_t *img;
 
 	if (cd_read_phys(sc->sc_src, pa, &h, sizeof (h), &miss) != 0) {
-		cd_why(sc, 1, "no region header at phys 0x%llx: phys 0x%llx is not in the dump",
-		    (unsigned long long)pa, (unsigned long long)miss);
+		if (sc->sc_src->cs_cut_pa != CD_NOADDR &&
+		    miss >= sc->sc_src->cs_cut_pa)
+			cd_why(sc, 1, "no region header at phys 0x%llx: phys 0x%llx is not in the dump, which is truncated: it ends at phys 0x%llx (file cut short?)",
+			    (unsigned long long)pa, (unsigned long long)miss,
+			    (unsigned long long)sc->sc_src->cs_cut_pa);
+		else
+			cd_why(sc, 1, "no region header at phys 0x%llx: phys 0x%llx is not in the dump",
+			    (unsigned long long)pa, (unsigned long long)miss);
 		return 1;
 	}
 	if (rgn_open(&v, &h, sizeof (h), RGN_PHYS_ANY, &ke) != 0 &&
@@ -335,6 +341,23 @@ cd_scan_all(struct cd_scan *sc, struct cd_region *rg)
 	return rv;
 }
 
+/*
+ * Nothing found: say how much memory was searched and, when the dump is
+ * cut short (cs_cut_pa), where it ends -- the region may be in what was
+ * lost.
+ */
+static void
+cd_no_region(const struct cd_src *s, const char *prog, FILE *err)
+{
+	if (s->cs_cut_pa != CD_NOADDR)
+		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory, and the dump is truncated: it ends at phys 0x%llx, short of what its headers describe (file cut short?); the region may be in the part lost; see kdt-extract(1), DIAGNOSTICS\n",
+		    prog, s->cs_name, (unsigned long long)(s->cs_total >> 20),
+		    (unsigned long long)s->cs_cut_pa);
+	else
+		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n",
+		    prog, s->cs_name, (unsigned long long)(s->cs_total >> 20));
+}
+
 int
 cd_find_region(struct cd_src *s, uint64_t pa, const char *prog,
     struct cd_region *rg, FILE *err)
@@ -352,8 +375,7 @@ cd_find_region(struct cd_src *s, uint64_t pa, const char *prog,
 	if (sc.sc_why[0] != '\0')
 		fprintf(err, "%s: %s: %s; see kdt-extract(1), DIAGNOSTICS\n", prog, s->cs_name, sc.sc_why);
 	else
-		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n",
-		    prog, s->cs_name, (unsigned long long)(s->cs_total >> 20));
+		cd_no_region(s, prog, err);
 	return 1;
 }
 
@@ -390,7 +412,6 @@ cd_find_regions(struct cd_src *s, const char *prog, uint64_t **pas,
 	if (sc.sc_why[0] != '\0')
 		fprintf(err, "%s: %s: %s; see kdt-extract(1), DIAGNOSTICS\n", prog, s->cs_name, sc.sc_why);
 	else
-		fprintf(err, "%s: %s: no kdt region found in %llu MiB of physical memory (was the kernel booted with memmap=... and kdt.region=...?); see kdt-extract(1), DIAGNOSTICS\n",
-		    prog, s->cs_name, (unsigned long long)(s->cs_total >> 20));
+		cd_no_region(s, prog, err);
 	return 1;
 }

@@ -58,6 +58,7 @@
  */
 #define KD_BUFSIZE_MIN		(4ULL << 10)
 #define KD_AGGSIZE_MIN		(4ULL << 10)
+#define KD_DYNVARSIZE_MIN	(4ULL << 10)	/* consumer/kc_resize.h's too */
 /* DTRACEOPT_BUFRESIZE's values, as dtrace has them (compiler/dc_opt.c) */
 #define KD_BUFRESIZE_AUTO	0
 #define KD_BUFRESIZE_MANUAL	1
@@ -831,6 +832,63 @@ kd_aggspares(struct kd_cstate *cs)
 }
 
 /*
+ * dynvarsize for a state whose variables are in kernel memory (kio.h,
+ * KIO_RS_DYN): the variable state, dif_vstate_size(), may take at most a
+ * quarter of RAM.  bufresize=auto halves p->ep_dynvarsize until it fits,
+ * down to KD_DYNVARSIZE_MIN; bufresize=manual fails naming the option,
+ * its value and the limit.  The userspace engine's twin is
+ * consumer/kc_resize.c.  0, or -errno after kd_cs_msg().
+ */
+static int
+kd_dynvar_fit(struct kd_cstate *cs, struct ecb_params *p)
+{
+	const struct dof_enabling *den = cs->cs_den;
+	const uint64_t want = p->ep_dynvarsize, limit = kd_buf_limit();
+	const uint64_t fixed = dif_vstate_size(den, 0);
+	uint64_t need;
+
+	for (;;) {
+		need = dif_vstate_size(den, p->ep_dynvarsize);
+		if (need < fixed)
+			need = U64_MAX;		/* overflowed */
+		if (need <= limit)
+			return 0;
+		if (kd_resize_manual(den)) {
+			kd_cs_msg(cs, "dynvarsize %llu needs %llu bytes of variable state, over the limit of %llu bytes, a quarter of memory (bufresize=manual)",
+			    want, need, limit);
+			return -E2BIG;
+		}
+		if (p->ep_dynvarsize / 2 < KD_DYNVARSIZE_MIN) {
+			kd_cs_msg(cs, "cannot allocate variable state: dynvarsize %llu lowered to %llu and still needs %llu bytes, over the limit of %llu bytes, a quarter of memory (bufresize=auto stops at %llu bytes)",
+			    want, p->ep_dynvarsize, need, limit,
+			    KD_DYNVARSIZE_MIN);
+			return -ENOMEM;
+		}
+		p->ep_dynvarsize /= 2;
+	}
+}
+
+/*
+ * ecb_create(), and under bufresize=auto, while it cannot allocate the
+ * variable state, again with half the dynvarsize (no lower than
+ * KD_DYNVARSIZE_MIN).  ecb_create()'s result.
+ */
+static int
+kd_ecb_create(struct kd_cstate *cs, struct ecb_params *p,
+    struct kdt_err *err)
+{
+	const int dynresize = !kd_rgn_backed(cs) &&
+	    !kd_resize_manual(cs->cs_den);
+	int rv;
+
+	while ((rv = ecb_create(cs->cs_den, p, &cs->cs_es, err)) == -ENOMEM &&
+	    dynresize && strstr(err->ke_msg, "for variables") != NULL &&
+	    p->ep_dynvarsize / 2 >= KD_DYNVARSIZE_MIN)
+		p->ep_dynvarsize /= 2;
+	return rv;
+}
+
+/*
  * The runner (ecb.h) with its per-CPU aggregation buffers and, for a live
  * state, the spare aggregation buffers (cs_amem: kd_aggspares finishes
  * them).  bufresize=auto: while the aggregation buffers (own and spare,
@@ -848,7 +906,7 @@ kd_runner(struct kd_cstate *cs)
 	const uint64_t limit = kd_buf_limit();
 	struct ecb_params p;
 	struct kdt_err err;
-	uint64_t want, total;
+	uint64_t want, wantdyn, total;
 	int rv, lowered;
 
 	ecb_params_init(&p, den, cs->cs_ncpu);
@@ -858,6 +916,10 @@ kd_runner(struct kd_cstate *cs)
 	if (cs->cs_flags & KIO_EN_DESTRUCTIVE)
 		p.ep_destructive = 1;	/* -w; else the DOF's option */
 	want = p.ep_aggsize;
+	wantdyn = p.ep_dynvarsize;
+	/* a region-backed state's variables are the region's (kd_specvar) */
+	if (!kd_rgn_backed(cs) && (rv = kd_dynvar_fit(cs, &p)) != 0)
+		return rv;
 	for (lowered = 0;; p.ep_aggsize /= 2, lowered = 1) {
 		if (lowered && p.ep_aggsize < KD_AGGSIZE_MIN) {
 			kd_cs_msg(cs, "cannot allocate aggregation buffers: aggsize %llu lowered to %llu and still too large (bufresize=auto stops at %llu bytes per CPU)",
@@ -867,8 +929,9 @@ kd_runner(struct kd_cstate *cs)
 		total = (uint64_t)cs->cs_ncpu * p.ep_aggsize;
 		if (resize && total > limit)
 			continue;
-		rv = ecb_create(den, &p, &cs->cs_es, &err);
-		if (rv == -ENOMEM && resize)
+		rv = kd_ecb_create(cs, &p, &err);
+		if (rv == -ENOMEM && resize &&
+		    strstr(err.ke_msg, "for variables") == NULL)
 			continue;
 		if (rv == -ENOMEM && den->den_naggs != 0 && total > limit &&
 		    strstr(err.ke_msg, "aggregation") != NULL) {
@@ -876,6 +939,18 @@ kd_runner(struct kd_cstate *cs)
 			kd_cs_msg(cs, "aggregation buffers of %llu bytes (aggsize %llu x %u CPUs) exceed the limit of %llu bytes, a quarter of memory%s",
 			    total, p.ep_aggsize, cs->cs_ncpu, limit,
 			    kd_resize_manual(den) ? " (bufresize=manual)" : "");
+			return rv;
+		}
+		if (rv == -ENOMEM && strstr(err.ke_msg, "for variables")) {
+			if (kd_resize_manual(den) || kd_rgn_backed(cs))
+				kd_cs_msg(cs, "%s (dynvarsize %llu%s)",
+				    err.ke_msg, p.ep_dynvarsize,
+				    kd_resize_manual(den) ?
+				    "; bufresize=manual" : "");
+			else
+				kd_cs_msg(cs, "%s (dynvarsize %llu; bufresize=auto stops at %llu bytes)",
+				    err.ke_msg, p.ep_dynvarsize,
+				    KD_DYNVARSIZE_MIN);
 			return rv;
 		}
 		if (rv != 0) {
@@ -902,6 +977,12 @@ kd_runner(struct kd_cstate *cs)
 		cs->cs_resized |= KIO_RS_AGG;
 		pr_info("kdt: aggsize %llu lowered to %llu (bufresize=auto)\n",
 		    want, p.ep_aggsize);
+	}
+	if (p.ep_dynvarsize != wantdyn && p.ep_dynvarsize != 0) {
+		cs->cs_resized |= KIO_RS_DYN |
+		    (uint32_t)ilog2(wantdyn / p.ep_dynvarsize) << 16;
+		pr_info("kdt: dynvarsize %llu lowered to %llu (bufresize=auto)\n",
+		    wantdyn, p.ep_dynvarsize);
 	}
 	cs->cs_aggsize = den->den_naggs != 0 ? p.ep_aggsize : 0;
 	if ((rv = kd_specvar_place(cs, &p)) != 0)

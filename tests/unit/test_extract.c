@@ -167,6 +167,40 @@ START_TEST(test_dump_cut_in_region)
 }
 END_TEST
 
+/*
+ * Cut in the program header table, and before the region (in low
+ * memory, below the stale copy): each says the dump is truncated and
+ * where (tst.extract-truncated does the same on a real QEMU dump).
+ */
+START_TEST(test_dump_cut_in_phdrs_and_before_region)
+{
+	const char *path = t_good_core();
+	char out[4096], err[4096], want[512];
+	off_t keep = sizeof (Elf64_Ehdr) + sizeof (Elf64_Phdr) + 20;
+
+	ck_assert_int_eq(truncate(path, keep), 0);
+	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 1);
+	snprintf(want, sizeof (want), "kdt-extract: %s: truncated program header table: 3 headers of 56 bytes at file offset 0x40 end at 0xe8, past the end of the file (%lld bytes)\n",
+	    path, (long long)keep);
+	ck_assert_str_eq(err, want);
+	ck_assert_str_eq(out, "");
+	unlink(path);
+
+	path = t_good_core();
+	keep = sizeof (Elf64_Ehdr) + 3 * sizeof (Elf64_Phdr) + 64 + 0x20000;
+	ck_assert_int_eq(truncate(path, keep), 0);
+	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 1);
+	ck_assert_msg(strstr(err, "no kdt region found in 0 MiB of physical memory, and the dump is truncated: it ends at phys 0x20000, short of what its headers describe") != NULL,
+	    "%s", err);
+	ck_assert_int_eq(t_run(out, err, path, "--phys", "0x10000000", NULL),
+	    1);
+	ck_assert_msg(strstr(err, "no region header at phys 0x10000000: phys 0x10000000 is not in the dump, which is truncated: it ends at phys 0x20000") != NULL,
+	    "%s", err);
+	ck_assert_str_eq(out, "");
+	unlink(path);
+}
+END_TEST
+
 START_TEST(test_not_elf_and_truncated_header)
 {
 	char out[4096], err[4096], want[512];
@@ -227,6 +261,7 @@ extract_suite(void)
 	tcase_add_test(tc, test_finds_region_skips_stale_copy);
 	tcase_add_test(tc, test_no_region);
 	tcase_add_test(tc, test_dump_cut_in_region);
+	tcase_add_test(tc, test_dump_cut_in_phdrs_and_before_region);
 	tcase_add_test(tc, test_not_elf_and_truncated_header);
 	tcase_add_test(tc, test_elf_not_core_and_usage);
 	suite_add_tcase(s, tc);

@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
 #
-# err.extract-truncated: a dump cut off in the middle of the region (as a
-# disk filling up during the dump would leave it).  kdt-extract must fail
-# with a message naming the problem, not print garbage or crash.  The
-# demo dump is shared with tst.demo-path through lib.sh's cache; the cut
-# is 8 MiB into the region (guest-physical 0x10800000), past the region
-# header and metadata, inside the per-CPU buffers.
+# err.extract-truncated: a QEMU dump cut short (as a disk filling up
+# during the dump, or an interrupted copy, would leave it), at five
+# places, from the largest cut down (one copy, truncated in turn):
+#
+#   cpu        8 MiB into the region (guest-physical 0x10800000), past
+#              the region header and metadata, inside the per-CPU buffers
+#   rgnhdr     40 bytes into the region header (0x10000028)
+#   load       in the middle of the PT_LOAD before the region (0x80c0000)
+#   phdrs      in the middle of the program header table
+#   ehdr       in the ELF header (30 bytes)
+#
+# For each, kdt-extract must exit non-zero (not by a signal), print
+# nothing on stdout, and say on stderr that the dump is truncated, naming
+# the input and the place (the physical address where the dump ends, or
+# the file offsets) -- never garbage, never a crash.  The demo dump is
+# shared with tst.demo-path through lib.sh's cache.
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -13,14 +23,41 @@ dump=$(kv_demo_dump)
 work=$(mktemp -d "$KV_TOP/build/vm-truncated.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-off=$(kv_elf_offset "$dump" 0x10800000)
-head -c "$off" "$dump" > "$work/cut.elf"
-echo "dump cut at file offset $off (guest-physical 0x10800000)"
-rc=0
-"$KV_EXTRACT" "$work/cut.elf" > "$work/out" 2>&1 || rc=$?
-cat "$work/out"
-[ "$rc" -ne 0 ] || kv_fail "kdt-extract exited 0 on a truncated dump"
-[ "$rc" -lt 128 ] || kv_fail "kdt-extract died of signal $((rc - 128))"
-grep -Eqi 'truncat|cut off|beyond|past the end' "$work/out" ||
-    kv_fail "kdt-extract's message does not say the dump is truncated"
-echo "PASS: kdt-extract exited $rc"
+cut=$work/cut.elf
+off_cpu=$(kv_elf_offset "$dump" 0x10800000)
+off_rgnhdr=$(kv_elf_offset "$dump" 0x10000028)
+off_load=$(kv_elf_offset "$dump" 0x80c0000)
+read -r phoff phnum <<< "$(python3 - "$dump" <<'PY'
+import struct, sys
+with open(sys.argv[1], "rb") as f:
+    eh = f.read(64)
+print(struct.unpack_from("<Q", eh, 32)[0], struct.unpack_from("<H", eh, 56)[0])
+PY
+)"
+off_phdrs=$((phoff + 56 * phnum / 2))
+head -c "$off_cpu" "$dump" > "$cut"
+
+# check NAME OFFSET ERE: cut the copy to OFFSET bytes, run kdt-extract.
+check()
+{
+	local n=$1 off=$2 ere=$3 rc=0
+
+	truncate -s "$off" "$cut"
+	"$KV_EXTRACT" "$cut" > "$work/$n.out" 2> "$work/$n.err" || rc=$?
+	echo "--- $n: cut at file offset $off: exit $rc"
+	cat "$work/$n.err"
+	[ "$rc" -ne 0 ] || kv_fail "$n: kdt-extract exited 0 on a truncated dump"
+	[ "$rc" -lt 128 ] || kv_fail "$n: kdt-extract died of signal $((rc - 128))"
+	[ ! -s "$work/$n.out" ] || kv_fail "$n: kdt-extract printed records from a truncated dump"
+	grep -q "^kdt-extract: $cut: " "$work/$n.err" ||
+	    kv_fail "$n: the message does not name the input"
+	grep -Eq "$ere" "$work/$n.err" ||
+	    kv_fail "$n: the message does not say where the dump is truncated"
+}
+
+check cpu "$off_cpu" 'region at phys 0x10000000-0x[0-9a-f]+ is cut off: the dump ends at phys 0x10800000 \(file truncated\?\)'
+check rgnhdr "$off_rgnhdr" 'no kdt region found in [0-9]+ MiB of physical memory, and the dump is truncated: it ends at phys 0x10000028'
+check load "$off_load" 'no kdt region found in 128 MiB of physical memory, and the dump is truncated: it ends at phys 0x80c0000'
+check phdrs "$off_phdrs" "truncated program header table: $phnum headers of 56 bytes at file offset 0x[0-9a-f]+ end at 0x[0-9a-f]+, past the end of the file \($off_phdrs bytes\)"
+check ehdr 30 'truncated ELF header: the file is 30 bytes, an ELF64 header needs 64'
+echo "PASS"

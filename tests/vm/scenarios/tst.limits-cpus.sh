@@ -26,8 +26,10 @@
 #             option and its limit (or set up), never an oops
 #   live64g   live -x bufsize=64g: bufresize=manual fails naming the value
 #             and the limit; auto lowers it and says so; aggsize=64g
-#             likewise; dynvarsize=64g and a huge nspec x specsize fail
-#             with a message naming the option or the bytes; after
+#             likewise, and dynvarsize=64g ("kdt: dynamic variable size
+#             lowered to N"; manual names dynvarsize, the bytes and the
+#             limit); a huge nspec x specsize fails with a message naming
+#             the option or the bytes; after
 #             all of them VmallocUsed is back where it was and kdt.ko's
 #             use count is 0
 #
@@ -161,7 +163,8 @@ L buf_manual -x bufsize=64g -x bufresize=manual -q -n 'BEGIN { printf("hello\n")
 L buf_auto -x bufsize=64g -q -n 'BEGIN { printf("hello\n"); exit(0); }'
 L agg_manual -x aggsize=64g -x bufresize=manual -q -n 'BEGIN { @ = count(); exit(0); }'
 L agg_auto -x aggsize=64g -q -n 'BEGIN { @ = count(); exit(0); }'
-L dynvar -x dynvarsize=64g -q -n 'BEGIN { a[1] = 1; printf("%d\n", a[1]); exit(0); }'
+L dyn_manual -x dynvarsize=64g -x bufresize=manual -q -n 'BEGIN { a[1] = 1; printf("%d\n", a[1]); exit(0); }'
+L dyn_auto -x dynvarsize=64g -q -n 'BEGIN { a[1] = 1; printf("%d\n", a[1]); exit(0); }'
 L lspec -x nspec=1000000 -x specsize=1m -q -n 'BEGIN { s = speculation(); printf("%d\n", s); exit(0); }'
 echo \$v0 \$(vm) > \$R/live.vm
 grep '^kdt ' /proc/modules > \$R/modules
@@ -257,13 +260,18 @@ show agg_manual
 show agg_auto
 [ "$(cat "$r/agg_auto.rc")" = 0 ] && grep -Eqx 'kdt: aggregation size lowered to [0-9]+[kmg]?' "$r/agg_auto.err" ||
     kv_fail "agg_auto: not lowered"
-for c in dynvar lspec; do
-	show $c
-	rc=$(cat "$r/$c.rc")
-	[ "$rc" = 0 ] || [ "$rc" = 1 ] || kv_fail "$c: exit $rc"
-	[ "$rc" = 0 ] || grep -Eq '^kdt: .*(dynvarsize|nspec|specsize|memory)' "$r/$c.err" ||
-	    kv_fail "$c: failed without naming the option"
-done
+show dyn_manual
+[ "$(cat "$r/dyn_manual.rc")" = 1 ] && grep -Eq '^kdt: .*dynvarsize 68719476736 needs [0-9]+ bytes of variable state, over the limit of [0-9]+ bytes, a quarter of memory \(bufresize=manual\)' "$r/dyn_manual.err" ||
+    kv_fail "dyn_manual: not refused naming dynvarsize and the limit"
+show dyn_auto
+[ "$(cat "$r/dyn_auto.rc")" = 0 ] && [ "$(cat "$r/dyn_auto.out")" = 1 ] ||
+    kv_fail "dyn_auto: did not trace"
+grep -Eqx 'kdt: dynamic variable size lowered to [0-9]+[kmg]?' "$r/dyn_auto.err" || kv_fail "dyn_auto: not lowered"
+show lspec
+rc=$(cat "$r/lspec.rc")
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || kv_fail "lspec: exit $rc"
+[ "$rc" = 0 ] || grep -Eq '^kdt: .*(nspec|specsize|memory)' "$r/lspec.err" ||
+    kv_fail "lspec: failed without naming the option"
 read -r v0 v1 < "$r/live.vm"
 echo "live cases: VmallocUsed ${v0} kB before, ${v1} kB after"
 [ $((v1 - v0)) -lt 1024 ] || kv_fail "live cases: ${v1} - ${v0} kB of vmalloc left behind"
