@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kt_check.h"
+#include "kt_addr2line.h"
 #include "common/rgn.h"
 #include "consumer/kc_sym.h"
 #include "consumer/kc_fmt.h"
@@ -104,34 +105,6 @@ t_sym(const struct kc_symtab *t, const char *name)
 }
 
 /*
- * addr2line's answer for file address "a": "t_src.c:LINE", or "" when it
- * knows no line ("??:0" or "?" for the line).
- */
-static void
-t_oracle(const char *prog, uint64_t a, char *buf, size_t size)
-{
-	char cmd[256], line[512], *sp, *base;
-	FILE *p;
-
-	snprintf(cmd, sizeof (cmd), "addr2line -e %s 0x%llx", prog,
-	    (unsigned long long)a);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	ck_assert_ptr_nonnull(fgets(line, sizeof (line), p));
-	pclose(p);
-	line[strcspn(line, "\n")] = '\0';
-	if ((sp = strstr(line, " (discriminator")) != NULL)
-		*sp = '\0';
-	base = strrchr(line, '/');
-	base = base != NULL ? base + 1 : line;
-	if (strncmp(base, "??", 2) == 0 || strstr(base, ":?") != NULL ||
-	    strstr(base, ":0") != NULL)
-		buf[0] = '\0';
-	else
-		snprintf(buf, size, "%s", base);
-}
-
-/*
  * Every byte of leaf() and caller(): kc_sym_srcline() of the run-time
  * address agrees with addr2line on the file address it looks up (pc - 1
  * inside a function, pc at its start).  Returns how many bytes were on
@@ -156,7 +129,7 @@ t_compare(const char *prog)
 		ck_assert_uint_gt(s->sy_size, 0);
 		for (pc = s->sy_addr; pc < s->sy_addr + s->sy_size; pc++) {
 			fa = (pc > s->sy_addr ? pc - 1 : pc) - T_SLIDE;
-			t_oracle(prog, fa, want, sizeof (want));
+			kt_addr2line(prog, NULL, fa, want, sizeof (want));
 			if (!kc_sym_srcline(t, pc, ours, sizeof (ours)))
 				ours[0] = '\0';
 			ck_assert_msg(strcmp(ours, want) == 0,

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "kt_check.h"
+#include "kt_addr2line.h"
 #include "kt_region.h"
 #include "consumer/kc_sym.h"
 #include "consumer/kc_fmt.h"
@@ -210,34 +211,6 @@ t_table(const uint8_t *b, const char *dir, int *rv, char *buf, size_t size)
 }
 
 /*
- * addr2line's answer for offset "a" in section "sec": "t_mod.c:LINE", or
- * "" when it knows no line.
- */
-static void
-t_oracle(const char *sec, uint64_t a, char *buf, size_t size)
-{
-	char cmd[512], line[512], *sp, *base;
-	FILE *p;
-
-	snprintf(cmd, sizeof (cmd), "addr2line -j %s -e %s 0x%llx", sec, t_ko,
-	    (unsigned long long)a);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	ck_assert_ptr_nonnull(fgets(line, sizeof (line), p));
-	pclose(p);
-	line[strcspn(line, "\n")] = '\0';
-	if ((sp = strstr(line, " (discriminator")) != NULL)
-		*sp = '\0';
-	base = strrchr(line, '/');
-	base = base != NULL ? base + 1 : line;
-	if (strncmp(base, "??", 2) == 0 || strstr(base, ":?") != NULL ||
-	    strstr(base, ":0") != NULL)
-		buf[0] = '\0';
-	else
-		snprintf(buf, size, "%s", base);
-}
-
-/*
  * Every byte of function "fn" (section "sec", loaded at "base"): lines
  * equal to addr2line's.  Returns how many bytes had a line; *mark counts
  * those on line T_MARK.
@@ -254,7 +227,7 @@ t_compare(const struct kc_symtab *t, const char *fn, const char *sec,
 	ck_assert_uint_gt(size, 0);
 	for (pc = base + off; pc < base + off + size; pc++) {
 		fa = (pc > base + off ? pc - 1 : pc) - base;
-		t_oracle(sec, fa, want, sizeof (want));
+		kt_addr2line(t_ko, sec, fa, want, sizeof (want));
 		if (!kc_sym_srcline(t, pc, ours, sizeof (ours)))
 			ours[0] = '\0';
 		ck_assert_msg(strcmp(ours, want) == 0,
