@@ -152,7 +152,9 @@ $(B)/bin/kdt-%: boot/kdt_%_main.c $(B)/lib/libkdt.a
 
 # Unit tests: one check program per tests/unit/test_*.c, linked against the
 # sanitizer build of everything (common/ included, as STYLE.md point 6 asks).
-$(B)/test/%: tests/unit/%.c tests/unit/kt_check.h $(B)/lib/libkdt-san.a
+# Each depends on every shared test header (tests/unit/kt_*.h): a change to
+# one rebuilds the tests that may include it.
+$(B)/test/%: tests/unit/%.c $(wildcard tests/unit/kt_*.h) $(B)/lib/libkdt-san.a
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -O1 $(SAN_FLAGS) -Itests/unit $< -o $@ \
 		$(B)/lib/libkdt-san.a $(LIBS) $(CHECK_LIBS)
