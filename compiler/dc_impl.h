@@ -270,6 +270,8 @@ struct dc_ctx {
 	uint32_t	cx_stmt;	/* statements compiled so far */
 	struct dc_pragat *cx_pragats;	/* attributes pragmas to check */
 	int		cx_inldepth;	/* inlines with parameters being typed */
+	const struct dc_node *cx_asgvar; /* this->/self-> variable being
+					   assigned: its own RHS may read it */
 	uint32_t	cx_inluses;	/* uses of them expanded so far */
 	struct dc_enum	*cx_enums;	/* named enums defined in D */
 	const char	*cx_name;		/* what diagnostics name */

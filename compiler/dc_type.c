@@ -406,6 +406,21 @@ dc_type_stringof(struct dc_ctx *cx, struct dc_node *n)
 	dc_type_string(&n->n_type);
 }
 
+/*
+ * Is "n" the this->/self-> variable whose assignment is being typed
+ * ("self->n = self->n + 1")?  dtrace creates the variable from the left
+ * side before it looks at the right, so that read is no D_VAR_UNDEF; it
+ * is typed as an int64_t, as a first assignment of an integer types it.
+ */
+static int
+dc_type_asgself(const struct dc_ctx *cx, const struct dc_node *n)
+{
+	const struct dc_node *a = cx->cx_asgvar;
+
+	return a != NULL && a->n_scope == n->n_scope &&
+	    strcmp(a->n_str, n->n_str) == 0;
+}
+
 /* A user variable (or inline) read as an rvalue. */
 static void
 dc_type_uservar(struct dc_ctx *cx, struct dc_node *n)
@@ -422,7 +437,7 @@ dc_type_uservar(struct dc_ctx *cx, struct dc_node *n)
 	 * gives this->s the predicate's type.
 	 */
 	if ((n->n_scope == DS_LOCAL || n->n_scope == DS_THREAD) &&
-	    (v == NULL || !v->va_typed))
+	    (v == NULL || !v->va_typed) && !dc_type_asgself(cx, n))
 		dc_error(cx, n->n_line, n->n_col, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned", n->n_scope == DS_LOCAL ? "this->" : "self->", n->n_str);
 	if (v == NULL)
 		v = dc_var_get(cx, n->n_str, n->n_scope, n->n_line, n->n_col);
@@ -1002,6 +1017,7 @@ dc_type_bfincdec(struct dc_ctx *cx, struct dc_node *n)
 void
 dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 {
+	const struct dc_node *saved;
 	const struct dc_type *r;
 	struct dc_type t;
 
@@ -1012,7 +1028,12 @@ dc_type_assign(struct dc_ctx *cx, struct dc_node *n)
 	    dc_inline_lookup(cx, n->n_a->n_str) == NULL &&
 	    dc_var_lookup(cx, n->n_a->n_str, DS_GLOBAL) == NULL)
 		dc_error(cx, n->n_line, n->n_col, "D_VAR_UNDEF", "operator %s= cannot be applied to %s: it has not been assigned", dc_tok_name(n->n_op), n->n_a->n_str);
+	saved = cx->cx_asgvar;
+	if (n->n_a->n_kind == DN_VAR && (n->n_a->n_scope == DS_LOCAL ||
+	    n->n_a->n_scope == DS_THREAD))
+		cx->cx_asgvar = n->n_a;
 	dc_type_expr(cx, n->n_b);
+	cx->cx_asgvar = saved;
 	r = &n->n_b->n_type;
 	if (n->n_b->n_kind == DN_CALL && dc_act_is_action(n->n_b->n_str))
 		dc_error(cx, n->n_line, n->n_col, "D_ACT_EXPR", "%s( ) is an action and cannot be used inside an expression", n->n_b->n_str);
