@@ -59,16 +59,10 @@ static char t_dir[64], t_prog[128], t_noar[128], t_strip[128];
 static void
 t_build(void)
 {
-	char cmd[1024], path[128];
-	FILE *f;
+	char cmd[1024];
 
 	strcpy(t_dir, "/tmp/kdt-test-lines.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(t_dir));
-	snprintf(path, sizeof (path), "%s/t_src.c", t_dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(t_src, f);
-	fclose(f);
+	kt_srcdir(t_dir, "t_src.c", t_src);
 	snprintf(t_prog, sizeof (t_prog), "%s/prog", t_dir);
 	snprintf(t_noar, sizeof (t_noar), "%s/prog-noaranges", t_dir);
 	snprintf(t_strip, sizeof (t_strip), "%s/prog-stripped", t_dir);
@@ -84,12 +78,7 @@ t_build(void)
 static void
 t_cleanup(void)
 {
-	char cmd[128];
-
-	if (t_dir[0] == '\0')
-		return;
-	snprintf(cmd, sizeof (cmd), "rm -rf %s", t_dir);
-	(void) system(cmd);
+	kt_rmdir(t_dir);
 }
 
 static const struct kc_sym *

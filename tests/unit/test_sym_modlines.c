@@ -81,16 +81,10 @@ static char t_trunc[128];
 static void
 t_build(void)
 {
-	char cmd[2048], path[128];
-	FILE *f;
+	char cmd[2048];
 
 	strcpy(t_dir, "/tmp/kdt-test-modlines.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(t_dir));
-	snprintf(path, sizeof (path), "%s/t_mod.c", t_dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(t_src, f);
-	fclose(f);
+	kt_srcdir(t_dir, "t_mod.c", t_src);
 	snprintf(t_mods, sizeof (t_mods), "%s/mods", t_dir);
 	snprintf(t_ko, sizeof (t_ko), "%s/kernel/drivers/t-mod.ko", t_mods);
 	snprintf(t_strip, sizeof (t_strip), "%s/stripped", t_dir);
@@ -113,12 +107,7 @@ t_build(void)
 static void
 t_cleanup(void)
 {
-	char cmd[128];
-
-	if (t_dir[0] == '\0')
-		return;
-	snprintf(cmd, sizeof (cmd), "rm -rf %s", t_dir);
-	(void) system(cmd);
+	kt_rmdir(t_dir);
 }
 
 /* nm -S's value and size of "name" in the .ko (its section offset). */
