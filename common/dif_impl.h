@@ -69,7 +69,8 @@ uint64_t dif_salloc(struct dif_run *r, uint64_t size);
 /*
  * Make the string at "addr" directly readable: owned memory is used in
  * place, traced memory is copied into scratch.  *p and *len (bounded by
- * strsize - 1, NUL not counted) describe it.  0, or a recorded fault.
+ * strsize, NUL not counted; an owned string of strsize characters may
+ * have no NUL after it) describe it.  0, or a recorded fault.
  */
 int dif_sfetch(struct dif_run *r, uint64_t addr, const char **p,
     uint32_t *len);

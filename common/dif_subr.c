@@ -14,8 +14,11 @@
  * memory in place, traced memory copied into scratch), so the string code
  * below works on plain bytes of known length.  A string result is a
  * fresh block of strsize bytes of scratch (at most strsize - 1
- * characters and a NUL) unless it is a suffix of an argument (strchr,
- * strrchr, strstr), which is returned in place.  Every loop is bounded
+ * characters and a NUL; substr, toupper and tolower, as in dtrace, may
+ * fill strsize characters, and get a block of strsize + 1) unless it is a
+ * suffix of an argument (strchr, strrchr, strstr), which is returned in
+ * place.  An argument, like a string in a variable, may have strsize
+ * characters.  Every loop is bounded
  * by strsize or by a constant; nothing recurses, nothing uses floating
  * point; faults are recorded with dif_fault() and end the object.
  *
@@ -69,6 +72,24 @@ dif_sres(struct dif_run *r, struct dif_sbuf *sb)
 	sb->sb_p = (char *)(uintptr_t)d;
 	sb->sb_len = 0;
 	sb->sb_max = dif_ssz(r) - 1;
+	return 0;
+}
+
+/*
+ * The same with room for strsize characters: dtrace's substr(), toupper()
+ * and tolower() may return a string that fills strsize (no NUL in a
+ * variable or record; scratch gets one after it).
+ */
+static int
+dif_sres_full(struct dif_run *r, struct dif_sbuf *sb)
+{
+	uint64_t d = dif_salloc(r, (uint64_t)dif_ssz(r) + 1);
+
+	if (d == 0)
+		return -EFAULT;
+	sb->sb_p = (char *)(uintptr_t)d;
+	sb->sb_len = 0;
+	sb->sb_max = dif_ssz(r);
 	return 0;
 }
 
@@ -566,56 +587,55 @@ dif_isdelim(const char *d, uint32_t dlen, char c)
 }
 
 /*
- * The string strtok() works on, in scratch: a new string is copied there
- * (unless it is already) so that the continuation stays readable by the
- * later actions of the clause, whose STRTABs differ from this one's.
- */
-static int
-dif_strtok_src(struct dif_run *r, uint64_t from, const char **s,
-    uint32_t *len)
-{
-	uint64_t dst;
-
-	if (dif_sfetch(r, from, s, len) != 0)
-		return -EFAULT;
-	if (dif_in((uint64_t)(uintptr_t)*s, (uint64_t)*len + 1,
-	    r->dr_ms->dm_scratch, r->dr_ms->dm_scratch_used))
-		return 0;
-	if ((dst = dif_salloc(r, (uint64_t)*len + 1)) == 0)
-		return -EFAULT;
-	memcpy((void *)(uintptr_t)dst, *s, *len);
-	*s = (const char *)(uintptr_t)dst;
-	return 0;
-}
-
-/*
- * strtok(s, delims): a NULL s continues after the previous token
- * (dm_strtok, valid for the rest of the clause: the caller resets the
- * machine state per clause).  The token is copied out.
+ * strtok(s, delims): a NULL s continues after the previous token, in any
+ * later clause of the same firing (dm_strtok, struct dif_strtok in
+ * dif_vm.h: a copy of s bounded by strsize).  Leading delimiters are
+ * skipped; no token left gives NULL and ends the continuation.  The token
+ * is copied out to scratch.
  */
 static int
 dif_s_strtok(struct dif_run *r, uint64_t *val)
 {
-	uint64_t from = A(r, 0) != 0 ? A(r, 0) : r->dr_ms->dm_strtok;
+	struct dif_strtok *t = r->dr_ms->dm_strtok;
 	const char *s, *d;
 	uint32_t len, dlen, i, j;
 	struct dif_sbuf sb;
 
 	*val = 0;
-	if (from == 0)
-		return 0;
-	if (dif_strtok_src(r, from, &s, &len) != 0 ||
-	    dif_sfetch(r, A(r, 1), &d, &dlen) != 0)
+	if (t != NULL && t->ts_size == 0)
+		t = NULL;
+	if (A(r, 0) != 0) {
+		if (dif_sfetch(r, A(r, 0), &s, &len) != 0)
+			return -EFAULT;
+		if (t != NULL) {
+			if (len > t->ts_size - 1)
+				len = t->ts_size - 1;
+			memcpy(t->ts_buf, s, len);
+			s = t->ts_buf;
+			t->ts_pos = 0;
+			t->ts_len = len;
+		}
+		i = 0;
+	} else {
+		if (t == NULL || t->ts_pos >= t->ts_len)
+			return 0;
+		s = t->ts_buf;
+		len = t->ts_len;
+		i = t->ts_pos;
+	}
+	if (dif_sfetch(r, A(r, 1), &d, &dlen) != 0)
 		return -EFAULT;
-	for (i = 0; i < len && dif_isdelim(d, dlen, s[i]); i++)
+	for (; i < len && dif_isdelim(d, dlen, s[i]); i++)
 		continue;
 	if (i == len) {
-		r->dr_ms->dm_strtok = 0;
+		if (t != NULL)
+			t->ts_pos = t->ts_len = 0;
 		return 0;
 	}
 	for (j = i; j < len && !dif_isdelim(d, dlen, s[j]); j++)
 		continue;
-	r->dr_ms->dm_strtok = j < len ? (uint64_t)(uintptr_t)(s + j + 1) : 0;
+	if (t != NULL)
+		t->ts_pos = j;	/* at the delimiter, skipped next time */
 	if (dif_sres(r, &sb) != 0)
 		return -EFAULT;
 	dif_sputs(&sb, s + i, j - i);
@@ -637,7 +657,8 @@ dif_s_substr(struct dif_run *r, uint64_t *val)
 	int64_t idx = (int64_t)A(r, 1), n, sum;
 	struct dif_sbuf sb;
 
-	if (dif_sfetch(r, A(r, 0), &s, &len) != 0 || dif_sres(r, &sb) != 0)
+	if (dif_sfetch(r, A(r, 0), &s, &len) != 0 ||
+	    dif_sres_full(r, &sb) != 0)
 		return -EFAULT;
 	n = r->dr_ntup > 2 ? (int64_t)A(r, 2) : (int64_t)dif_ssz(r);
 	if (idx < 0) {
@@ -667,7 +688,8 @@ dif_s_case(struct dif_run *r, uint64_t *val, int upper)
 	struct dif_sbuf sb;
 	char c;
 
-	if (dif_sfetch(r, A(r, 0), &s, &len) != 0 || dif_sres(r, &sb) != 0)
+	if (dif_sfetch(r, A(r, 0), &s, &len) != 0 ||
+	    dif_sres_full(r, &sb) != 0)
 		return -EFAULT;
 	for (i = 0; i < len; i++) {
 		c = s[i];
@@ -883,7 +905,7 @@ dif_s_kstring(struct dif_run *r, uint64_t *val)
  * malformed and the result NULL.
  *
  * Unlike illumos, which returns as soon as it has the value, the whole
- * document (at most strsize - 1 bytes, a longer one is cut there and so
+ * document (at most strsize bytes, a longer one is cut there and so
  * is usually malformed) must be valid JSON (RFC 8259: no control
  * characters in strings, strict numbers, no trailing commas, nothing
  * but blanks after the top value), or the result is NULL: a program

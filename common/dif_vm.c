@@ -202,6 +202,37 @@ dif_copystr(const struct dif_object *difo, const struct dif_mstate *ms,
 	return (int)n;
 }
 
+/*
+ * A string into a block of "size" bytes as dtrace keeps strings in
+ * variables and records: at most "size" characters, NUL-padded, with no
+ * NUL when the string fills the block (every reader bounds strings by
+ * strsize).  A last byte that cannot be read ends the string.  Returns
+ * the length or -EFAULT.
+ */
+static int
+dif_copystr_block(const struct dif_object *difo, const struct dif_mstate *ms,
+    uint64_t addr, char *dst, uint32_t size)
+{
+	uint64_t avail = dif_owned(difo, ms, addr);
+	int n;
+	char c = '\0';
+
+	if (size == 0)
+		return 0;
+	/* owned memory: the last byte first, src and dst may be one block */
+	if (avail >= size)
+		c = ((const char *)(uintptr_t)addr)[size - 1];
+	n = dif_copystr(difo, ms, addr, dst, size);
+	if (n < 0 || (uint32_t)n + 1 != size)
+		return n;
+	if (avail == 0 && kenv_read(&c, addr + (uint32_t)n, 1) != 0)
+		c = '\0';
+	if (c == '\0')
+		return n;
+	dst[n] = c;
+	return n + 1;
+}
+
 void
 dif_fault(struct dif_run *r, uint32_t code, uint64_t addr)
 {
@@ -411,8 +442,9 @@ dif_ldga(struct dif_run *r, uint32_t var, uint64_t idx, uint64_t *val)
 
 /*
  * A string made directly readable (dif_impl.h).  Owned memory is used in
- * place when the whole string (bounded by strsize - 1) lies inside it;
- * anything else is copied into strsize bytes of scratch.
+ * place when the whole string (bounded by strsize: dtrace keeps a string
+ * of exactly strsize characters whole) lies inside it; anything else is
+ * copied into strsize + 1 bytes of scratch.
  */
 int
 dif_sfetch(struct dif_run *r, uint64_t addr, const char **p, uint32_t *len)
@@ -425,7 +457,7 @@ dif_sfetch(struct dif_run *r, uint64_t addr, const char **p, uint32_t *len)
 		*len = 0;
 		return 0;
 	}
-	if (dif_strlen(r->dr_difo, r->dr_ms, addr, ssz - 1, &n) != 0) {
+	if (dif_strlen(r->dr_difo, r->dr_ms, addr, ssz, &n) != 0) {
 		dif_fault(r, DTRACEFLT_BADADDR, addr + n);
 		return -EFAULT;
 	}
@@ -485,7 +517,7 @@ dif_vcopy(struct dif_run *r, const struct dif_vinfo *vi, uint64_t src,
 	if (vi->vi_isstr) {
 		if (r->dr_ms->dm_strsize != 0 && r->dr_ms->dm_strsize < n)
 			n = r->dr_ms->dm_strsize;
-		rc = dif_copystr(r->dr_difo, r->dr_ms, src, dst, n);
+		rc = dif_copystr_block(r->dr_difo, r->dr_ms, src, dst, n);
 		memset((char *)dst + n, 0, vi->vi_size - n);
 	} else {
 		rc = dif_read(r->dr_difo, r->dr_ms, src, dst, n);
@@ -642,8 +674,8 @@ dif_dset(struct dif_run *r, const struct dif_vinfo *vi,
 	if (vi->vi_isstr) {
 		if (dif_sfetch(r, v, &p, &len) != 0)
 			return -EFAULT;
-		if (len >= vi->vi_size)
-			len = vi->vi_size - 1;
+		if (len > vi->vi_size)
+			len = vi->vi_size;
 		return dif_dstore_store(ds, k, p, len);
 	}
 	if (dif_owned(r->dr_difo, r->dr_ms, v) >= vi->vi_size)
@@ -1112,7 +1144,7 @@ dif_copy_result(const struct dif_object *difo, struct dif_mstate *mstate,
 	if (isstr) {
 		if (mstate->dm_strsize != 0 && mstate->dm_strsize < n)
 			n = mstate->dm_strsize;
-		if (dif_copystr(difo, mstate, val, dst, n) < 0)
+		if (dif_copystr_block(difo, mstate, val, dst, n) < 0)
 			return -EFAULT;
 		memset((char *)dst + n, 0, size - n);
 		return 0;

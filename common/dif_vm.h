@@ -49,7 +49,9 @@
  * set and fault ILLOP otherwise; dif_destructive() tells a loader whether
  * an object uses them.  speculation() asks the caller's speculation
  * buffers through dm_speculation(dm_spec_arg) (no hook: it returns 0);
- * strtok() keeps its continuation in dm_strtok.
+ * strtok() keeps its continuation in the caller's struct dif_strtok
+ * (dm_strtok): like dtrace's dtms_strtok it survives the clauses of one
+ * firing and is cleared at the start of the next (dif_strtok_reset).
  */
 #ifndef KDT_DIF_VM_H
 #define KDT_DIF_VM_H
@@ -118,6 +120,31 @@ struct dif_vstate {
  * ecb.c's ecb_mstate_reset() sets every field one by one (per ECB per
  * firing, no memset): a new field must be set there.
  */
+/*
+ * strtok()'s saved string: strtok(s, d) copies s (at most ts_size - 1
+ * bytes, ts_size being strsize + 1) into ts_buf and the continuation is
+ * ts_buf[ts_pos..ts_len); ts_pos >= ts_len means there is none and
+ * strtok(NULL, d) gives NULL.  The buffer is the caller's (per CPU, as
+ * the firing that uses it runs on one CPU), a copy rather than a pointer
+ * because scratch and each clause's string table are per clause, while
+ * dtrace continues a strtok() in any later clause of the same firing.
+ */
+struct dif_strtok {
+	char		*ts_buf;
+	uint32_t	ts_size;
+	uint32_t	ts_pos;
+	uint32_t	ts_len;
+	uint32_t	ts_pad;
+};
+
+/* Forget the continuation: once per firing (dtrace's dtrace_probe). */
+static inline void
+dif_strtok_reset(struct dif_strtok *t)
+{
+	t->ts_pos = 0;
+	t->ts_len = 0;
+}
+
 struct dif_mstate {
 	char		*dm_scratch;	/* base of scratch */
 	uint64_t	dm_scratch_size;
@@ -135,8 +162,8 @@ struct dif_mstate {
 	/* speculation(): returns a speculation id or 0; NULL -> 0 */
 	uint32_t	(*dm_speculation)(void *arg);
 	void		*dm_spec_arg;
-	uint64_t	dm_strtok;	/* strtok() continuation (in scratch,
-					   so valid for the clause), 0 none */
+	struct dif_strtok *dm_strtok;	/* strtok() continuation, caller-
+					   owned; NULL: none is kept */
 	uint64_t	dm_dyndrops;	/* dynamic-variable drops the store
 					   did not count itself (a key too
 					   large for any chunk); the runner

@@ -160,8 +160,11 @@ ecb_cpu_alloc(struct ecb_state *es, struct ecb_cpu *ec, uint32_t cpu,
 	ec->ec_stage = kenv_zalloc(es->es_stage_size);
 	ec->ec_key = kenv_zalloc(es->es_key_size);
 	ec->ec_locals = kenv_zalloc(((uint64_t)nloc + 1) * 8);
+	ec->ec_strtok.ts_size = es->es_den->den_strsize + 1;
+	ec->ec_strtok.ts_buf = kenv_zalloc(ec->ec_strtok.ts_size);
 	if (ec->ec_scratch == NULL || ec->ec_stage == NULL ||
-	    ec->ec_key == NULL || ec->ec_locals == NULL)
+	    ec->ec_key == NULL || ec->ec_locals == NULL ||
+	    ec->ec_strtok.ts_buf == NULL)
 		return ecb_nomem(err, "per-CPU scratch and staging",
 		    es->es_scratch_size + es->es_stage_size);
 	if (es->es_den->den_naggs == 0)
@@ -429,6 +432,7 @@ ecb_destroy(struct ecb_state *es)
 		ecb_free(ec->ec_stage);
 		ecb_free(ec->ec_key);
 		ecb_free(ec->ec_locals);
+		ecb_free(ec->ec_strtok.ts_buf);
 		ecb_free(ec->ec_agg_own);
 	}
 	ecb_free(es->es_cpus);
@@ -564,7 +568,7 @@ ecb_mstate_reset(struct ecb_run *r)
 	ms->dm_destructive = es->es_destructive;
 	ms->dm_speculation = ecb_speculation;
 	ms->dm_spec_arg = ec;
-	ms->dm_strtok = 0;
+	ms->dm_strtok = &ec->ec_strtok;
 	ms->dm_dyndrops = 0;
 }
 
@@ -1316,6 +1320,7 @@ ecb_fire_errno(struct ecb_state *es, const struct ecb_probe *ep,
 	nloc = dif_vstate_nlocals(&es->es_vstate);
 	for (i = 0; i < nloc; i++)
 		ec->ec_locals[i] = 0;
+	dif_strtok_reset(&ec->ec_strtok);
 	ecb_fill_ctx(&ctx, ep, cpu, args, ts);
 	ctx.pc_errno = err;
 	ecb_run_probe(ec, ep, &ctx);

@@ -122,6 +122,8 @@ struct ecb_cpu {
 	uint8_t		*ec_stage;	/* one record's payload */
 	uint8_t		*ec_key;	/* one aggregation key */
 	uint64_t	*ec_locals;	/* clause-local slots */
+	struct dif_strtok ec_strtok;	/* strtok()'s saved string, kept
+					   across the ECBs of one firing */
 	struct agg_buf	*ec_agg;	/* NULL: no aggregations; the caller
 					   may point it elsewhere (a switch,
 					   ecb_set_aggbufs) */

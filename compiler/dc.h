@@ -119,6 +119,13 @@ void dc_out_free(struct dc_out *out);
  * *takes_value: written name=value.
  */
 const char *dc_opt_name(size_t i, int *takes_value);
+/*
+ * A setopt() at run time: the DTRACEOPT_* id and value (rates in ns) of
+ * "name"="value" (value NULL: none) as -x reads them (dc_opt.c).  0, or
+ * -1: no such DOF option, or a bad value.
+ */
+int dc_opt_parse(const char *name, const char *value, uint32_t *opt,
+    uint64_t *val);
 
 /*
  * Argument types of kernel probes, for `kdt -l -v` (dc_btf.c): the types

@@ -28,6 +28,10 @@
  * "*curpsinfo" builds the whole psinfo_t in scratch memory (dc_decl.c,
  * dc_decl_xlate_sou) with the unconverted members 0.
  *
+ * The DTRACEFLT_* fault codes (common/dif.h, what the ERROR probe's
+ * arg4 holds) are int inlines here, as dtrace provides them to every
+ * program, "#pragma D option nolibs" or not (kdt always reads this text).
+ *
  * dc_lib_load() is called by dc_run() (dc_compile.c) once per
  * compilation, before the program; a diagnostic in this text would name
  * "<kdt library>" and its line.
@@ -45,6 +49,17 @@ static const char dc_lib_src[] =
 "inline int PRFNSZ = 16;\n"
 "inline int PRCLSZ = 8;\n"
 "inline int PRARGSZ = 80;\n"
+"inline int DTRACEFLT_UNKNOWN = 0;\n"
+"inline int DTRACEFLT_BADADDR = 1;\n"
+"inline int DTRACEFLT_BADALIGN = 2;\n"
+"inline int DTRACEFLT_ILLOP = 3;\n"
+"inline int DTRACEFLT_DIVZERO = 4;\n"
+"inline int DTRACEFLT_NOSCRATCH = 5;\n"
+"inline int DTRACEFLT_KPRIV = 6;\n"
+"inline int DTRACEFLT_UPRIV = 7;\n"
+"inline int DTRACEFLT_TUPOFLOW = 8;\n"
+"inline int DTRACEFLT_BADSTACK = 9;\n"
+"inline int DTRACEFLT_LIBRARY = 1000;\n"
 "typedef struct lwpsinfo {\n"
 "	int pr_flag;\n"
 "	id_t pr_lwpid;\n"

@@ -294,6 +294,26 @@ dc_opt_set(struct dc_ctx *cx, const char *opt, int line, int col)
 }
 
 /*
+ * setopt() at run time (the consumer's decoder): the DTRACEOPT_* id and
+ * value of "name" set to "value" (NULL: none given) as -x would set it.
+ * 0, or -1 for a name that is no DOF option or a value it does not take.
+ */
+int
+dc_opt_parse(const char *name, const char *value, uint32_t *opt,
+    uint64_t *val)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof (dc_optdefs) / sizeof (dc_optdefs[0]); i++) {
+		if (strcmp(dc_optdefs[i].od_name, name) != 0)
+			continue;
+		*opt = dc_optdefs[i].od_id;
+		return dc_opt_value(&dc_optdefs[i], value, val);
+	}
+	return -1;
+}
+
+/*
  * The option names that -x and "#pragma D option" act on -- the kernel
  * table's and the compiler's own, not dtrace's accepted-and-ignored ones
  * -- one per call, i from 0 until NULL; *takes_value says whether it is

@@ -21,10 +21,13 @@
  * (kc_resize.h: halved under bufresize=auto, refused under manual).
  *
  * Timers run on real time: the next due timer (ties: lower probe id) is
- * slept for, then fired, so the order of firings is deterministic.
- * Records are printed after every firing; aggregations are snapshotted
- * at aggrate (and for every printa()), drops reported at statusrate and
- * at the end, as dtrace(1) does.  What a live consumer does with records,
+ * slept for, then fired, so the order of firings is deterministic.  As
+ * dtrace(1)'s loop does, the engine wakes for whatever is due first: a
+ * timer; the aggregation snapshot (every aggrate, and for every
+ * printa()); the consumption of the records (every switchrate, the
+ * first one right after BEGIN); the drop report (every statusrate); all
+ * of them once more at the end.  setopt() of switchrate, aggrate or
+ * statusrate changes the pace from its next consumption on.  What a live consumer does with records,
  * aggregations and drop counts -- the decoder and its hooks, the notices,
  * the final output -- is the session's (kc_sess.h), shared with the
  * kernel engine; this file supplies the snapshot of its one CPU's
@@ -85,6 +88,8 @@ struct ke {
 	uint64_t	ke_aggsize;
 	uint64_t	ke_aggrate;	/* ns between snapshots */
 	uint64_t	ke_lastsnap;
+	uint64_t	ke_switchrate;	/* ns between consumptions */
+	uint64_t	ke_lastswitch;	/* 0: none yet */
 	uint64_t	ke_statusrate;	/* ns between drop reports */
 	uint64_t	ke_lastreport;
 };
@@ -492,27 +497,60 @@ ke_report_drops(struct ke *k)
 	kc_sess_drop(s, KC_DROP_DBLERROR, 0, ec->ec_dblerrors);
 }
 
+/* A rate a setopt() changed (kc_sess_rate) replaces "rate". */
+static void
+ke_take_rate(struct ke *k, uint32_t opt, uint64_t *rate)
+{
+	uint64_t v = kc_sess_rate(&k->ke_sess, opt);
+
+	if (v != 0)
+		*rate = v;
+}
+
 /*
- * Print what was committed; under the switch policy empty the buffer
- * afterwards (the "switch").  Ring buffers are read only at the end.
+ * What is due now, in dtrace(1)'s order: the aggregation snapshot, then
+ * the records -- printed, and under the switch policy the buffer emptied
+ * afterwards (the "switch"; ring buffers are read only at the end) --
+ * then the drop report.  "final" does all three.
  */
 static void
 ke_consume(struct ke *k, int final)
 {
 	struct rgn_cpu *rc = k->ke_es->es_cpus[0].ec_rc;
+	uint64_t now = kenv_timestamp();
 
-	if (k->ke_policy == DTRACEOPT_BUFPOLICY_RING && !final)
-		return;
-	(void) kc_dec_consume(k->ke_sess.se_dec, 0);
-	if (k->ke_policy == DTRACEOPT_BUFPOLICY_SWITCH &&
-	    rc->rc_reserve == rc->rc_head)
-		rc->rc_tail = rc->rc_head;
-	if (final || kenv_timestamp() - k->ke_lastsnap >= k->ke_aggrate)
+	if (final || now - k->ke_lastsnap >= k->ke_aggrate)
 		ke_snap(k);
-	if (final || kenv_timestamp() - k->ke_lastreport >= k->ke_statusrate) {
+	if (final || k->ke_lastswitch == 0 ||
+	    now - k->ke_lastswitch >= k->ke_switchrate) {
+		k->ke_lastswitch = now;
+		if (k->ke_policy != DTRACEOPT_BUFPOLICY_RING || final) {
+			(void) kc_dec_consume(k->ke_sess.se_dec, 0);
+			if (k->ke_policy == DTRACEOPT_BUFPOLICY_SWITCH &&
+			    rc->rc_reserve == rc->rc_head)
+				rc->rc_tail = rc->rc_head;
+		}
+		ke_take_rate(k, DTRACEOPT_SWITCHRATE, &k->ke_switchrate);
+		ke_take_rate(k, DTRACEOPT_AGGRATE, &k->ke_aggrate);
+		ke_take_rate(k, DTRACEOPT_STATUSRATE, &k->ke_statusrate);
+	}
+	if (final || now - k->ke_lastreport >= k->ke_statusrate) {
 		ke_report_drops(k);
 		k->ke_lastreport = kenv_timestamp();
 	}
+}
+
+/* When ke_consume() next has something to do. */
+static uint64_t
+ke_consume_due(const struct ke *k)
+{
+	uint64_t t = k->ke_lastswitch + k->ke_switchrate;
+
+	if (k->ke_lastsnap + k->ke_aggrate < t)
+		t = k->ke_lastsnap + k->ke_aggrate;
+	if (k->ke_lastreport + k->ke_statusrate < t)
+		t = k->ke_lastreport + k->ke_statusrate;
+	return t;
 }
 
 /* ---- life cycle ---- */
@@ -566,26 +604,34 @@ ke_sleep_until(uint64_t t)
 static void
 ke_loop(struct ke *k)
 {
-	uint64_t start = kenv_timestamp();
+	uint64_t start = kenv_timestamp(), t;
 	struct ke_probe *kp;
 	uint32_t i;
 
 	for (i = KE_PROBE_ERROR; i < k->ke_nprobes; i++)
 		k->ke_probes[i].kp_next = start + k->ke_probes[i].kp_period;
+	/*
+	 * Consumptions on the timers' grid: one due at the same time as a
+	 * timer comes after its firing (ke_fire consumes what is due), as
+	 * dtrace(1)'s consumer usually wakes just after a tick of the same
+	 * period.
+	 */
+	k->ke_lastswitch = k->ke_lastsnap = start;
 	while (!ke_stopping(k)) {
 		kp = ke_next_timer(k);
-		if (kp == NULL) {
-			ke_sleep_until(kenv_timestamp() + KE_NS);
-			continue;
-		}
-		if (kenv_timestamp() < kp->kp_next)
-			ke_sleep_until(kp->kp_next);
+		t = kp != NULL ? kp->kp_next : kenv_timestamp() + KE_NS;
+		if (ke_consume_due(k) < t)
+			t = ke_consume_due(k);
+		if (kenv_timestamp() < t)
+			ke_sleep_until(t);
 		if (ke_stopping(k))
 			break;
-		if (kenv_timestamp() < kp->kp_next)
-			continue;	/* woken early by a signal */
-		ke_fire(k, kp->kp_ep.ep_id, kenv_timestamp());
-		kp->kp_next += kp->kp_period;
+		if (kp != NULL && kenv_timestamp() >= kp->kp_next) {
+			ke_fire(k, kp->kp_ep.ep_id, kenv_timestamp());
+			kp->kp_next += kp->kp_period;
+		} else if (kenv_timestamp() >= ke_consume_due(k)) {
+			ke_consume(k, 0);
+		}
 	}
 }
 
@@ -671,6 +717,7 @@ kc_engine_run(const void *dof, uint64_t dofsz, const struct kc_run_opts *ro,
 	    ke_snap, k) != 0)
 		goto out;
 	k->ke_aggrate = ke_opt(k, DTRACEOPT_AGGRATE, KE_NS);	/* ns */
+	k->ke_switchrate = ke_opt(k, DTRACEOPT_SWITCHRATE, KE_NS);
 	k->ke_statusrate = ke_opt(k, DTRACEOPT_STATUSRATE, KE_NS);
 	k->ke_lastsnap = k->ke_lastreport = kenv_timestamp();
 	kc_sess_matched(&k->ke_sess, k->ke_nmatched);

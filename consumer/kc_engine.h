@@ -94,6 +94,13 @@ uint64_t kc_dec_consumed(const struct kc_dec *d, uint32_t cpu);
 /* The quiet setting in force (setopt("quiet") may change it). */
 uint32_t kc_dec_quiet(const struct kc_dec *d);
 
+/*
+ * Where the program's output goes now: the output stream, or the file
+ * the last freopen() named (dtrace sends everything after it there,
+ * printa() and the final aggregations included).
+ */
+FILE *kc_dec_out(const struct kc_dec *d);
+
 /* ---- the engine ---- */
 
 /*

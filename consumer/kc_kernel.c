@@ -579,6 +579,23 @@ kk_next_due(const struct kk *k, uint64_t now)
 	return next;
 }
 
+/*
+ * setopt() of switchrate, aggrate or statusrate in the records just
+ * consumed (kc_sess_rate) paces the loop from now on, as in dtrace.
+ */
+static void
+kk_take_rates(struct kk *k)
+{
+	uint64_t v;
+
+	if ((v = kc_sess_rate(&k->kk_sess, DTRACEOPT_SWITCHRATE)) != 0)
+		k->kk_switchrate = v;
+	if ((v = kc_sess_rate(&k->kk_sess, DTRACEOPT_AGGRATE)) != 0)
+		k->kk_aggrate = v;
+	if ((v = kc_sess_rate(&k->kk_sess, DTRACEOPT_STATUSRATE)) != 0)
+		k->kk_statusrate = v;
+}
+
 /* ACTIVE: snapshots at their rates until tracing must stop. */
 static void
 kk_loop(struct kk *k)
@@ -593,8 +610,10 @@ kk_loop(struct kk *k)
 		    kc_sess_quiet(&k->kk_sess), k->kk_err) == 0)
 			break;
 		now = kk_now();
-		if (now - k->kk_lastswitch >= k->kk_switchrate)
+		if (now - k->kk_lastswitch >= k->kk_switchrate) {
 			kk_switch(k, 0);
+			kk_take_rates(k);
+		}
 		if (k->kk_aggbuf != NULL &&
 		    now - k->kk_lastsnap >= k->kk_aggrate)
 			kk_snap_aggs(k);

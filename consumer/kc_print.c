@@ -1004,6 +1004,12 @@ kc_dec_quiet(const struct kc_dec *d)
 	return d->kd_quiet;
 }
 
+FILE *
+kc_dec_out(const struct kc_dec *d)
+{
+	return d->kd_out;
+}
+
 /*
  * The export writers' hook (kc_export.c): decode one record exactly as
  * kc_dec_consume() would, its text to "out" and its messages to "err"

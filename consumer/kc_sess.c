@@ -14,11 +14,19 @@
 
 #include "common/dof.h"
 #include "common/dof_load.h"
+#include "compiler/dc.h"
 #include "consumer/kc_agg.h"
 #include "consumer/kc_engine.h"
 #include "consumer/kc_sess.h"
 
 /* ---- hooks the decoder calls ---- */
+
+/* The program's output now: freopen() may have moved it (kc_dec_out). */
+static FILE *
+kc_sess_out(const struct kc_sess *s)
+{
+	return s->se_dec != NULL ? kc_dec_out(s->se_dec) : s->se_out;
+}
 
 static void
 kc_sess_snap(struct kc_sess *s)
@@ -35,7 +43,8 @@ kc_sess_hook_printa(void *arg, const char *fmt, const uint32_t *varids,
 
 	kc_sess_snap(s);
 	if (s->se_aggs != NULL)
-		(void) kc_aggs_printa(s->se_aggs, s->se_out, fmt, varids, n);
+		(void) kc_aggs_printa(s->se_aggs, kc_sess_out(s), fmt,
+		    varids, n);
 }
 
 static void
@@ -56,12 +65,36 @@ kc_sess_hook_setopt(void *arg, const char *name, const char *value)
 {
 	struct kc_sess *s = arg;
 
+	uint32_t opt;
+	uint64_t v;
+
 	/*
-	 * Options that matter to the engine are fixed at setup; the
-	 * aggregation printing options (aggsortkey, aggzoom, ...) take
-	 * effect from here on, as in dtrace.
+	 * The aggregation printing options (aggsortkey, aggzoom, ...) and
+	 * the rates the engine paces itself by (switchrate, aggrate,
+	 * statusrate: kc_sess_rate) take effect from here on, as in
+	 * dtrace; the other options are fixed at setup.
 	 */
-	(void) kc_aggs_setopt_name(s->se_aggs, name, value);
+	if (s->se_aggs != NULL)
+		(void) kc_aggs_setopt_name(s->se_aggs, name, value);
+	if (dc_opt_parse(name, value, &opt, &v) != 0 || v == 0)
+		return;
+	if (opt == DTRACEOPT_SWITCHRATE)
+		s->se_rate[0] = v;
+	else if (opt == DTRACEOPT_AGGRATE)
+		s->se_rate[1] = v;
+	else if (opt == DTRACEOPT_STATUSRATE)
+		s->se_rate[2] = v;
+}
+
+uint64_t
+kc_sess_rate(struct kc_sess *s, uint32_t opt)
+{
+	uint32_t i = opt == DTRACEOPT_SWITCHRATE ? 0 :
+	    opt == DTRACEOPT_AGGRATE ? 1 : 2;
+	uint64_t v = s->se_rate[i];
+
+	s->se_rate[i] = 0;
+	return v;
 }
 
 static void
@@ -197,9 +230,11 @@ kc_sess_interrupted(struct kc_sess *s)
 int
 kc_sess_finish(struct kc_sess *s, int exited, int status)
 {
-	fputc('\n', s->se_out);
+	FILE *out = kc_sess_out(s);
+
+	fputc('\n', out);
 	if (s->se_aggs != NULL)
-		(void) kc_aggs_print_all(s->se_aggs, s->se_out);
-	fflush(s->se_out);
+		(void) kc_aggs_print_all(s->se_aggs, out);
+	fflush(out);
 	return exited ? status : 0;
 }

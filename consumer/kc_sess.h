@@ -12,7 +12,8 @@
  *                                         printa  -> snap, kc_aggs_printa
  *                                         clear/trunc/normalize (libact)
  *                                                 -> snap, kc_aggs_libact
- *                                         setopt  -> kc_aggs_setopt_name
+ *                                         setopt  -> kc_aggs_setopt_name,
+ *                                                    the rates (kc_sess_rate)
  *                                         system  -> flush, system(3)
  *                                       merged aggregations (kc_aggs)
  *   matched N (ECB, probe) pairs -->    "matched N probes" notice
@@ -66,7 +67,18 @@ struct kc_sess {
 	uint64_t	*se_cpuseen;	/* [cpu * 2 + is aggregation] */
 	uint64_t	se_missed;	/* KC_SESS_NOCPU principal drops */
 	uint32_t	se_newline;	/* the ^C newline was printed */
+	/* switchrate, aggrate, statusrate (ns) a setopt() set and the
+	   engine has not taken yet (kc_sess_rate); 0 none */
+	uint64_t	se_rate[3];
 };
+
+/*
+ * The new value (ns) of "opt" (DTRACEOPT_SWITCHRATE, _AGGRATE or
+ * _STATUSRATE) if a setopt() changed it since the last call, else 0.
+ * Engines ask after consuming records and pace themselves by it, as
+ * dtrace(1) applies these options at run time.
+ */
+uint64_t kc_sess_rate(struct kc_sess *s, uint32_t opt);
 
 /*
  * Set up "s" for the enabling "den" whose records are in the view "v"

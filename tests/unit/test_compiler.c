@@ -640,6 +640,29 @@ START_TEST(tst_dof_header_and_options)
 }
 END_TEST
 
+/* setopt() at run time reads option values as -x does (dc_opt_parse). */
+START_TEST(tst_runtime_option_values)
+{
+	uint32_t opt;
+	uint64_t v;
+
+	ck_assert_int_eq(dc_opt_parse("switchrate", "5sec", &opt, &v), 0);
+	ck_assert_uint_eq(opt, DTRACEOPT_SWITCHRATE);
+	ck_assert_uint_eq(v, 5000000000ull);
+	ck_assert_int_eq(dc_opt_parse("aggrate", "100hz", &opt, &v), 0);
+	ck_assert_uint_eq(opt, DTRACEOPT_AGGRATE);
+	ck_assert_uint_eq(v, 10000000ull);
+	ck_assert_int_eq(dc_opt_parse("statusrate", "10ms", &opt, &v), 0);
+	ck_assert_uint_eq(v, 10000000ull);
+	ck_assert_int_eq(dc_opt_parse("quiet", NULL, &opt, &v), 0);
+	ck_assert_uint_eq(opt, DTRACEOPT_QUIET);
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_eq(dc_opt_parse("switchrate", "soon", &opt, &v), -1);
+	ck_assert_int_eq(dc_opt_parse("switchrate", NULL, &opt, &v), -1);
+	ck_assert_int_eq(dc_opt_parse("nosuchoption", "1", &opt, &v), -1);
+}
+END_TEST
+
 START_TEST(tst_disassembler_lines)
 {
 	struct dc_opts opts;
@@ -750,6 +773,7 @@ compiler_suite(void)
 	tcase_add_test(c, tst_fastpred_same_as_interpreter);
 	tcase_add_test(c, tst_fast_eval_same_as_interpreter);
 	tcase_add_test(c, tst_disassembler_lines);
+	tcase_add_test(c, tst_runtime_option_values);
 	tcase_set_timeout(c, 120);
 	tcase_add_test(d, tst_dof_roundtrip_bootlike);
 	tcase_add_test(d, tst_dof_header_and_options);

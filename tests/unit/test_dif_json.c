@@ -237,7 +237,10 @@ START_TEST(test_json_table)
 }
 END_TEST
 
-/* A document of exactly strsize - 1 bytes is whole; one more is cut. */
+/*
+ * A document of exactly strsize bytes is whole (dtrace keeps a string of
+ * strsize characters); one more is cut.
+ */
 START_TEST(test_json_strsize_limit)
 {
 	char doc[300];
@@ -251,14 +254,19 @@ START_TEST(test_json_strsize_limit)
 	ck_assert_uint_eq(strlen(doc), 63);
 	ck_assert_uint_eq(strlen(J(doc, "k")), 63 - 9);
 	ck_assert_str_eq(J(doc, "k") + 50, "vvvv");
-	/* 64 bytes: the closing brace is past strsize - 1, so malformed */
+	/* 64 bytes: still whole */
 	memmove(doc + 8, doc + 7, 57);
 	doc[7] = 'v';
 	ck_assert_uint_eq(strlen(doc), 64);
+	ck_assert_uint_eq(strlen(J(doc, "k")), 64 - 9);
+	/* 65 bytes: the closing brace is past strsize, so malformed */
+	memmove(doc + 8, doc + 7, 58);
+	doc[7] = 'v';
+	ck_assert_uint_eq(strlen(doc), 65);
 	ck_assert_str_eq(J(doc, "k"), "(null)");
 	/* the value is the whole document but the braces: it fits */
 	t_ms.dm_strsize = 256;
-	ck_assert_uint_eq(strlen(J(doc, "k")), 64 - 9);
+	ck_assert_uint_eq(strlen(J(doc, "k")), 65 - 9);
 	/* the same at the smallest sizes */
 	t_ms.dm_strsize = 16;
 	ck_assert_str_eq(J("{\"abcdefg\":1}", "abcdefg"), "1");
@@ -266,8 +274,8 @@ START_TEST(test_json_strsize_limit)
 	t_ms.dm_strsize = 8;
 	ck_assert_str_eq(J("{\"abcdefg\":1}", "abcdefg"), "(null)");
 	ck_assert_str_eq(J("{\"a\":1}", "abcdefgh"), "(null)");
-	ck_assert_str_eq(J("{\"a\":1}", "a"), "1");	/* 7 bytes: whole */
-	ck_assert_str_eq(J("{\"a\":12}", "a"), "(null)");	/* cut */
+	ck_assert_str_eq(J("{\"a\":12}", "a"), "12");	/* 8 bytes: whole */
+	ck_assert_str_eq(J("{\"a\":123}", "a"), "(null)");	/* cut */
 }
 END_TEST
 

@@ -34,6 +34,8 @@ static struct dif_mstate t_ms;
 static struct dif_probe_ctx t_ctx;
 static uint32_t t_text[4 + 2 * MAXARG];
 static int t_keep_scratch;	/* runs are actions of one clause */
+static char t_tokbuf[257];	/* strtok()'s saved string (strsize 256) */
+static struct dif_strtok t_tok;
 
 static void
 t_setup(void)
@@ -44,6 +46,10 @@ t_setup(void)
 	t_ms.dm_scratch = t_scratch;
 	t_ms.dm_scratch_size = sizeof (t_scratch);
 	t_ms.dm_strsize = 256;
+	t_tok.ts_buf = t_tokbuf;
+	t_tok.ts_size = sizeof (t_tokbuf);
+	dif_strtok_reset(&t_tok);
+	t_ms.dm_strtok = &t_tok;
 	memset(&t_ctx, 0, sizeof (t_ctx));
 	t_keep_scratch = 0;
 	kc_env_clear_readable();
@@ -245,15 +251,16 @@ START_TEST(test_strchr_strrchr_strstr)
 END_TEST
 
 /*
- * The continuation lives in scratch, so it survives into the later
- * actions of the clause (which keep the scratch) even when the first
- * string came from a STRTAB or from traced memory.
+ * The continuation is a copy in the caller's struct dif_strtok, so it
+ * survives scratch being reset (a later clause of the same firing) even
+ * when the first string came from a STRTAB or from traced memory that is
+ * no longer readable; a new firing resets it.
  */
-START_TEST(test_strtok_continues_within_clause)
+START_TEST(test_strtok_continues_within_firing)
 {
 	uint64_t d = S(",;");
 
-	t_keep_scratch = 1;
+	t_keep_scratch = 0;
 	t_ms.dm_scratch_used = 0;
 
 	ck_assert_str_eq(t_s(t_call(DIF_SUBR_STRTOK, 2, 3, S(",a,b;;c"), d,
@@ -271,9 +278,17 @@ START_TEST(test_strtok_continues_within_clause)
 	kc_env_clear_readable();
 	ck_assert_str_eq(t_s(t_call(DIF_SUBR_STRTOK, 2, 2, 0, S(" "), 0)),
 	    "y");
-	/* a new clause resets the machine state: nothing to continue */
-	t_ms.dm_strtok = 0;
+	/* a new firing resets the continuation: nothing to continue */
+	ck_assert_str_eq(t_s(t_call(DIF_SUBR_STRTOK, 2, 3, S("p q"), S(" "),
+	    0)), "p");
+	dif_strtok_reset(&t_tok);
 	ck_assert_str_eq(t_s(t_call(DIF_SUBR_STRTOK, 2, 2, 0, d, 0)),
+	    "(null)");
+	/* without a caller's buffer strtok(s) works, strtok(NULL) is NULL */
+	t_ms.dm_strtok = NULL;
+	ck_assert_str_eq(t_s(t_call(DIF_SUBR_STRTOK, 2, 3, S("p q"), S(" "),
+	    0)), "p");
+	ck_assert_str_eq(t_s(t_call(DIF_SUBR_STRTOK, 2, 2, 0, S(" "), 0)),
 	    "(null)");
 }
 END_TEST
@@ -644,7 +659,7 @@ dif_subr_suite(void)
 	tcase_add_test(tc, test_lltostr_bases);
 	tcase_add_test(tc, test_basename_dirname_cleanpath);
 	tcase_add_test(tc, test_strchr_strrchr_strstr);
-	tcase_add_test(tc, test_strtok_continues_within_clause);
+	tcase_add_test(tc, test_strtok_continues_within_firing);
 	tcase_add_loop_test(tc, test_substr_table, 0, N(t_subs));
 	tcase_add_test(tc, test_index_rindex);
 	tcase_add_test(tc, test_toupper_tolower_strtoll);

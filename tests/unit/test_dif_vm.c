@@ -651,11 +651,11 @@ START_TEST(test_copy_result_strings)
 	    (uintptr_t)&t_str[8], rec, sizeof (rec), 1), 0);
 	ck_assert_str_eq(rec, "abcdef");
 	ck_assert_int_eq(rec[15], 0);
-	/* bounded by strsize 4: 3 characters and NUL padding */
+	/* bounded by strsize 4: 4 characters (as dtrace) and NUL padding */
 	t_ms.dm_strsize = 4;
 	ck_assert_int_eq(dif_copy_result(&t_difo, &t_ms,
 	    (uintptr_t)&t_str[8], rec, sizeof (rec), 1), 0);
-	ck_assert_str_eq(rec, "abc");
+	ck_assert_str_eq(rec, "abcd");
 	ck_assert_int_eq(rec[8], 0);
 	t_ms.dm_strsize = 256;
 	strcpy(t_kmem, "traced");
