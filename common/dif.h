@@ -197,6 +197,29 @@
  * built-in in the reserved built-in range, above illumos's last id.
  */
 #define DIF_VAR_CPU		0x0200
+/*
+ * kdt extensions for the psinfo_t/lwpsinfo_t translators (compiler/
+ * dc_lib.c), where dtrace's translators read the kernel's proc_t and
+ * kthread_t: process credentials, group, session, thread count and the
+ * thread's scheduling state of the current thread, each read through
+ * kenv_procvar() (kdt_env.h) by both engines.  D names them __kdt_euid
+ * and so on (dc_type.c); programs are meant to use curpsinfo and
+ * curlwpsinfo instead.
+ */
+#define DIF_VAR_KDT_EUID	0x0201	/* effective uid */
+#define DIF_VAR_KDT_EGID	0x0202	/* effective gid */
+#define DIF_VAR_KDT_PGID	0x0203	/* process group id */
+#define DIF_VAR_KDT_SID		0x0204	/* session id */
+#define DIF_VAR_KDT_NLWP	0x0205	/* threads in the process */
+#define DIF_VAR_KDT_LWPSTATE	0x0206	/* DIF_LWP_S*: the thread's state */
+
+/* DIF_VAR_KDT_LWPSTATE values: illumos's SSLEEP .. SONPROC */
+#define DIF_LWP_SSLEEP		1	/* waiting (interruptible or not) */
+#define DIF_LWP_SRUN		2	/* runnable, not on a CPU */
+#define DIF_LWP_SZOMB		3	/* exited, not yet reaped */
+#define DIF_LWP_SSTOP		4	/* stopped or traced */
+#define DIF_LWP_SIDL		5	/* being created */
+#define DIF_LWP_SONPROC		6	/* running on the probe's CPU */
 
 /* Subroutine ids (reference 2.7, illumos numbering). */
 #define DIF_SUBR_RAND		0

@@ -416,6 +416,10 @@ dif_ldgs(struct dif_run *r, uint32_t id, uint64_t *val)
 	case DIF_VAR_PID: *val = kenv_pid(); return 0;
 	case DIF_VAR_TID: *val = kenv_tid(); return 0;
 	case DIF_VAR_CPU: *val = c->pc_cpu; return 0;
+	case DIF_VAR_KDT_EUID: case DIF_VAR_KDT_EGID: case DIF_VAR_KDT_PGID:
+	case DIF_VAR_KDT_SID: case DIF_VAR_KDT_NLWP: case DIF_VAR_KDT_LWPSTATE:
+		*val = kenv_procvar(id);
+		return 0;
 	case DIF_VAR_EXECNAME:
 		n = r->dr_ms->dm_strsize < DIF_EXECNAME_MAX ?
 		    r->dr_ms->dm_strsize : DIF_EXECNAME_MAX;

@@ -764,12 +764,12 @@ ecb_act_rec(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
 		/* a bad number is an illegal operation, as in dtrace */
 		if (v < 1 || v > ECB_SIG_MAX)
 			return ecb_fault(r, DTRACEFLT_ILLOP, v);
-		if (es->es_destructive)
-			kenv_signal((uint32_t)v, 0);
+		if (es->es_destructive && kenv_signal((uint32_t)v, 0) != 0)
+			r->er_ec->ec_sigdrops++;
 		break;
 	case DTRACEACT_STOP:
-		if (es->es_destructive)
-			kenv_signal(0, 1);
+		if (es->es_destructive && kenv_signal(0, 1) != 0)
+			r->er_ec->ec_sigdrops++;
 		break;
 	case DTRACEACT_EXIT:
 		es->es_status = (int32_t)v;

@@ -132,6 +132,8 @@ struct ecb_cpu {
 	uint64_t	ec_dyndrops;	/* dynamic variable drops */
 	uint64_t	ec_dblerrors;	/* faults inside ERROR ECBs */
 	uint64_t	ec_errors;	/* faults (also rc_errors) */
+	uint64_t	ec_sigdrops;	/* raise()/stop() requests the kernel
+					   had no room to queue (kenv_signal) */
 };
 
 /* Sizes and switches for ecb_create(); ecb_params_init() fills them. */

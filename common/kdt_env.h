@@ -125,6 +125,14 @@ void kenv_execname(char *buf, uint32_t size);
 uint64_t kenv_ppid(void);
 uint64_t kenv_uid(void);
 uint64_t kenv_gid(void);
+/*
+ * The process and thread facts psinfo_t/lwpsinfo_t translate (dif.h
+ * DIF_VAR_KDT_*): the current thread's effective uid and gid, process
+ * group, session, thread count and state (DIF_LWP_S*), 0 for an id it
+ * does not know.  Kernel: the task that hit the probe; userspace engine:
+ * the consumer itself, as kenv_pid().  Probe context.
+ */
+uint64_t kenv_procvar(uint32_t id);
 uint64_t kenv_walltime(void);
 
 /*
@@ -167,10 +175,11 @@ void kenv_panic(const char *msg);
  * the destructive actions on the current thread's process.  The kernel
  * queues the signal and sends it once the probe has returned (a probe may
  * hold any lock, kmod/kd_signal.c); a kernel thread is left alone; a
- * signal that finds the CPU's queue full is dropped.  Never called by the
- * userspace engine (ecb.c refuses raise() and stop() there).
+ * signal that finds the CPU's queue full is dropped: -1 (ecb.c counts it
+ * in ec_sigdrops), 0 otherwise.  Never called by the userspace engine
+ * (ecb.c refuses raise() and stop() there).
  * Probe context: no locks, no allocation, no sleeping.
  */
-void kenv_signal(uint32_t sig, int stop);
+int kenv_signal(uint32_t sig, int stop);
 
 #endif /* KDT_ENV_H */

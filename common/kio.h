@@ -116,8 +116,13 @@
  *
  * Listing (kdt -l): KIO_LIST matches one probe description exactly as
  * KIO_ENABLE would (the same provider code) and returns the matching
- * probes as struct rgn_probe entries (ids in match order from 1, as an
- * enabling would number them).  Any file, any number of times.
+ * probes as struct rgn_probe entries, with kdt.ko's probe ids: ids are
+ * global, as dtrace's (kmod/kd_cs.c): a probe keeps its id for kdt.ko's
+ * life, every listing and every consumer's records show it, and a
+ * probe's id is assigned the first time anything matches it.  KIO_PROBE
+ * (for `kdt -i ID`) takes a struct rgn_probe with rp_id set and fills its
+ * names: -ENOENT when no probe has (or ever had) that id; BEGIN, END and
+ * ERROR are 1, 2 and 3.  Any file, any number of times.
  *
  * Every structure is fixed-width; sizes are pinned below.
  */
@@ -334,7 +339,9 @@ struct kio_status {
 					   (was padding: a kdt.ko from
 					   before leaves 0; its timeout is
 					   KIO_DEADMAN_SEC) */
-	uint64_t	kst_pad[1];
+	uint64_t	kst_sigdrops;	/* raise()/stop() requests dropped,
+					   all CPUs (was padding: 0 from a
+					   kdt.ko from before) */
 };
 
 /*
@@ -376,5 +383,7 @@ _Static_assert(sizeof (struct kio_list) == 336, "kio_list");
 #define KIO_SNAP	_IOWR(KIO_MAGIC, 6, struct kio_snap)
 #define KIO_STATUS	_IOR(KIO_MAGIC, 7, struct kio_status)
 #define KIO_LIST	_IOWR(KIO_MAGIC, 8, struct kio_list)
+#define KIO_PROBE	_IOWR(KIO_MAGIC, 9, struct rgn_probe)
+#define KIO_AGGTOT	_IOWR(KIO_MAGIC, 10, struct kio_aggtot)
 
 #endif /* KDT_KIO_H */

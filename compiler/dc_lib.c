@@ -10,11 +10,14 @@
  * as it would from dtrace.
  *
  * The translators convert only what every engine can read through the
- * built-in variables (pid, ppid, uid, gid, tid, execname, cpu, curthread):
- * kdt.ko and the userspace engine provide exactly those, so a translated
- * member means the same in both.  Members that Linux or kdt cannot
- * provide (the effective ids, process group and session, sizes, CPU and
- * priority statistics, the scheduling state, argument and environment
+ * built-in variables (pid, ppid, uid, gid, tid, execname, cpu, curthread,
+ * and kdt's __kdt_euid, __kdt_egid, __kdt_pgid, __kdt_sid, __kdt_nlwp and
+ * __kdt_lwpstate, common/dif.h, which stand in for the proc_t and
+ * kthread_t fields dtrace's translators read): kdt.ko and the userspace
+ * engine provide exactly those (kenv_procvar()), so a translated member
+ * means the same in both.  pr_state is illumos's SSLEEP..SONPROC and
+ * pr_sname its letter (S R Z T I O).  Members that Linux or kdt cannot
+ * provide (sizes, CPU and priority statistics, argument and environment
  * vectors) keep their place in the types, as documented by DTrace, but
  * have no conversion: using one is D_XLATE_NOCONV at compile time, which
  * is what dtrace itself reports for members its translators leave out.
@@ -127,6 +130,11 @@ static const char dc_lib_src[] =
 "	pr_ppid = ppid;\n"
 "	pr_uid = uid;\n"
 "	pr_gid = gid;\n"
+"	pr_euid = __kdt_euid;\n"
+"	pr_egid = __kdt_egid;\n"
+"	pr_pgid = __kdt_pgid;\n"
+"	pr_sid = __kdt_sid;\n"
+"	pr_nlwp = __kdt_nlwp;\n"
 "	pr_fname = execname;\n"
 "	pr_taskid = 0;\n"
 "	pr_projid = 0;\n"
@@ -137,6 +145,10 @@ static const char dc_lib_src[] =
 "	pr_lwpid = tid;\n"
 "	pr_addr = (uintptr_t)T;\n"
 "	pr_onpro = cpu;\n"
+"	pr_state = __kdt_lwpstate;\n"
+"	pr_sname = __kdt_lwpstate == 6 ? 'O' : __kdt_lwpstate == 1 ? 'S' :\n"
+"	    __kdt_lwpstate == 2 ? 'R' : __kdt_lwpstate == 3 ? 'Z' :\n"
+"	    __kdt_lwpstate == 4 ? 'T' : __kdt_lwpstate == 5 ? 'I' : '?';\n"
 "};\n"
 "inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);\n"
 "inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);\n";

@@ -60,6 +60,13 @@ static const struct dc_builtin dc_builtins[] = {
 	{ "errno", DIF_VAR_ERRNO, DC_INT, 4, 1 },
 	{ "cpu", DIF_VAR_CPU, DC_INT, 4, 1 },
 	{ "curcpu", DIF_VAR_CPU, DC_INT, 4, 1 },
+	/* for dc_lib.c's translators (dif.h): ids and the thread state */
+	{ "__kdt_euid", DIF_VAR_KDT_EUID, DC_INT, 4, 0 },
+	{ "__kdt_egid", DIF_VAR_KDT_EGID, DC_INT, 4, 0 },
+	{ "__kdt_pgid", DIF_VAR_KDT_PGID, DC_INT, 4, 1 },
+	{ "__kdt_sid", DIF_VAR_KDT_SID, DC_INT, 4, 1 },
+	{ "__kdt_nlwp", DIF_VAR_KDT_NLWP, DC_INT, 4, 1 },
+	{ "__kdt_lwpstate", DIF_VAR_KDT_LWPSTATE, DC_INT, 4, 1 },
 };
 
 /* Built-in arrays: args[], regs[], uregs[] (ldga). */

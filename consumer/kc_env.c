@@ -25,6 +25,7 @@
 #include <zlib.h>
 
 #include "kdt_env.h"
+#include "dif.h"
 #include "consumer/kc_env.h"
 
 struct kc_range {
@@ -213,6 +214,47 @@ kenv_gid(void)
 	return (uint64_t)getgid();
 }
 
+/* This process's thread count: /proc/self/status "Threads:", or 1. */
+static uint64_t
+kc_env_nlwp(void)
+{
+	char line[128];
+	unsigned long n = 1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (f == NULL)
+		return 1;
+	while (fgets(line, sizeof (line), f) != NULL)
+		if (sscanf(line, "Threads: %lu", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The consumer is the process the userspace engine's probes fire in
+ * (kenv_pid()), and it is running while they do: its state is SONPROC.
+ */
+uint64_t
+kenv_procvar(uint32_t id)
+{
+	pid_t v;
+
+	switch (id) {
+	case DIF_VAR_KDT_EUID: return (uint64_t)geteuid();
+	case DIF_VAR_KDT_EGID: return (uint64_t)getegid();
+	case DIF_VAR_KDT_PGID:
+		v = getpgid(0);
+		return v < 0 ? 0 : (uint64_t)v;
+	case DIF_VAR_KDT_SID:
+		v = getsid(0);
+		return v < 0 ? 0 : (uint64_t)v;
+	case DIF_VAR_KDT_NLWP: return kc_env_nlwp();
+	case DIF_VAR_KDT_LWPSTATE: return DIF_LWP_SONPROC;
+	default: return 0;
+	}
+}
+
 /* No kernel stack in the userspace engine: stack() records no frames. */
 uint32_t
 kenv_stack(uint64_t *pcs, uint32_t max)
@@ -244,7 +286,7 @@ kenv_panic(const char *msg)
 }
 
 /* Unreachable: ecb_create() refuses raise() and stop() here too. */
-void
+int
 kenv_signal(uint32_t sig, int stop)
 {
 	fprintf(stderr, "kdt: %s reached the userspace engine (signal %u)\n",

@@ -1083,6 +1083,8 @@ static const struct {
 	    "jstack()/ustack() string table overflow", "" },
 	[KC_DROP_DBLERROR] = { "DTRACEDROP_DBLERROR", "error",
 	    " in ERROR probe enabling" },
+	[KC_DROP_SIGNAL] = { "DTRACEDROP_SIGNAL",
+	    "raise()/stop() signal drop", " (kdt.ko's per-CPU queue full)" },
 };
 
 static uint32_t kc_fmt_droptag;	/* KC_DROP_TAGGED under -xdroptags */

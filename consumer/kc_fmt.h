@@ -231,7 +231,10 @@ void kc_fmt_mod2str(const struct kc_symtab *t, uint64_t addr, char *buf,
 #define KC_DROP_SPECUNAVAIL	7	/* failed speculation(s), none */
 #define KC_DROP_STKSTROVERFLOW	8	/* ustack() string table overflow */
 #define KC_DROP_DBLERROR	9	/* error(s) in ERROR probe enabling */
-#define KC_DROP_NKINDS		10
+#define KC_DROP_SIGNAL		10	/* kdt's own: "N signal drop(s)",
+					   raise()/stop() kdt.ko had no
+					   room to queue (kmod/kd_signal.c) */
+#define KC_DROP_NKINDS		11
 #define KC_DROP_TAGGED		0x100	/* prefix "[DTRACEDROP_<KIND>] " */
 
 /*

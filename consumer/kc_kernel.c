@@ -549,6 +549,7 @@ kk_report(struct kk *k)
 	kc_sess_drop(s, KC_DROP_SPECBUSY, 0, st->kst_specbusy);
 	kc_sess_drop(s, KC_DROP_SPECUNAVAIL, 0, st->kst_specunavail);
 	kc_sess_drop(s, KC_DROP_DBLERROR, 0, st->kst_dblerrors);
+	kc_sess_drop(s, KC_DROP_SIGNAL, 0, st->kst_sigdrops);
 }
 
 /* Tracing must stop: exit(), a signal, a full fill buffer, a failure. */
@@ -836,10 +837,12 @@ kk_list_line(FILE *out, const struct rgn_probe *rp, const struct kk_lv *lv)
  */
 /*
  * The entries of user-space probe table "ut" that "pd" matches, listed
- * with ids from "id" on, as kdt.ko would number them; their count.
+ * with the ids kdt.ko gives their names (KIO_PROBE with rp_id 0: ids are
+ * global, kmod/kd_cs.c; an enabling of the probe shows the same id), or
+ * from "id" on if this kdt.ko cannot number them; their count.
  */
 static uint32_t
-kk_list_user(const struct kc_uptab *ut, const struct dof_pdesc *pd,
+kk_list_user(int fd, const struct kc_uptab *ut, const struct dof_pdesc *pd,
     uint32_t id, const struct kk_lv *lv, FILE *out)
 {
 	const struct kio_uprobe *e;
@@ -859,6 +862,9 @@ kk_list_user(const struct kc_uptab *ut, const struct dof_pdesc *pd,
 		snprintf(rp.rp_mod, sizeof (rp.rp_mod), "%s", e->ku_mod);
 		snprintf(rp.rp_func, sizeof (rp.rp_func), "%s", e->ku_func);
 		snprintf(rp.rp_name, sizeof (rp.rp_name), "%s", e->ku_name);
+		rp.rp_id = 0;
+		if (ioctl(fd, KIO_PROBE, &rp) != 0)
+			rp.rp_id = id + n - 1;	/* a kdt.ko from before */
 		kk_list_line(out, &rp, lv);
 	}
 	return n;
@@ -905,7 +911,8 @@ kk_list_one(int fd, const struct dof_pdesc *pd, const struct kc_uptab *ut,
 		kk_list_line(out, &buf[i], lv);
 	free(buf);
 	if (pd != NULL)
-		kl.kl_count += kk_list_user(ut, pd, kl.kl_count + 1, lv, out);
+		kl.kl_count += kk_list_user(fd, ut, pd, kl.kl_count + 1, lv,
+		    out);
 	if (kl.kl_count == 0 && pd != NULL) {
 		/* dtrace's list_stmt() message; the listing goes on */
 		fflush(out);

@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -56,6 +57,8 @@
 #include "consumer/kc_uprobe.h"
 #include "consumer/kc_run.h"
 #include "consumer/kc_est.h"	/* --estimate, --calibrate */
+#include "common/kio.h"		/* -i: KIO_PROBE */
+#include "common/rgn.h"
 #include "anon/an.h"
 
 #define KDT_EXIT_OK	0
@@ -104,6 +107,7 @@ km_usage(FILE *fp)
 	    "\t[-m [ provider: ] module [[ predicate ] action ]]\n"
 	    "\t[-f [[ provider: ] module: ] func [[ predicate ] action ]]\n"
 	    "\t[-n [[[ provider: ] module: ] func: ] name [[ predicate ] action ]]\n"
+	    "\t[-i probe-id [[ predicate ] action ]]\n"
 	    "\t[-c cmd] [-p pid] [args ...]\n"
 	    "\n"
 	    "\t-s  run (or with -l list) the D program in the given file\n"
@@ -114,6 +118,8 @@ km_usage(FILE *fp)
 	    "\t-P  the same for a provider name (-P syscall is syscall:::)\n"
 	    "\t-m  the same for a module name (-m ext4 is :ext4::)\n"
 	    "\t-f  the same for a function name (-f vfs_read is ::vfs_read:)\n"
+	    "\t-i  the same for the probe kdt.ko numbers probe-id (the ID\n"
+	    "\t    column of kdt -l and of the default output)\n"
 	    "\t-c  run the command 'cmd args' (words split on blanks) and trace\n"
 	    "\t    it: $target is its pid; kdt exits when it exits\n"
 	    "\t-p  trace the running process pid ($target), until it exits;\n"
@@ -210,6 +216,68 @@ km_add_spec(struct km_args *a, int opt, uint32_t level, const char *arg)
 	return rc != 0 ? KDT_EXIT_USAGE : -1;
 }
 
+/*
+ * -i ID[[predicate] action]: the probe kdt.ko numbers ID (KIO_PROBE; ids
+ * are global, kmod/kd_cs.c), given to -n by its full name.  Without
+ * kdt.ko only dtrace's fixed ids 1-3 (BEGIN, END, ERROR) are known.
+ */
+static int
+km_add_id(struct km_args *a, const char *arg)
+{
+	static const char *const dn[3] = { "BEGIN", "END", "ERROR" };
+	struct rgn_probe rp;
+	unsigned long id;
+	char *end, *text;
+	size_t n;
+	int fd, rc;
+
+	errno = 0;
+	id = strtoul(arg, &end, 10);
+	if (errno != 0 || end == arg || *arg == '-' || id == 0 ||
+	    id > UINT32_MAX) {
+		fprintf(stderr, "kdt: -i '%s': want a probe id, a number from 1 to %u (kdt -l lists them); see kdt(1), OPTIONS\n",
+		    arg, UINT32_MAX);
+		return KDT_EXIT_USAGE;
+	}
+	memset(&rp, 0, sizeof (rp));
+	rp.rp_id = (uint32_t)id;
+	if (kc_dev_present()) {
+		if ((fd = kc_dev_open(O_RDWR, stderr)) < 0)
+			return KDT_EXIT_USAGE;
+		rc = ioctl(fd, KIO_PROBE, &rp);
+		close(fd);
+		if (rc != 0) {
+			fprintf(stderr, "kdt: -i %lu: %s\n", id,
+			    errno == ENOENT ? "no probe has this id (kdt -l lists the probes and their ids)" :
+			    strerror(errno));
+			return KDT_EXIT_USAGE;
+		}
+	} else if (id <= 3) {
+		snprintf(rp.rp_prov, sizeof (rp.rp_prov), "dtrace");
+		snprintf(rp.rp_name, sizeof (rp.rp_name), "%s", dn[id - 1]);
+	} else {
+		fprintf(stderr, "kdt: -i %lu: probe ids above 3 are kdt.ko's, and %s is absent (kdt.ko is not loaded)\n",
+		    id, KC_DEV);
+		return KDT_EXIT_USAGE;
+	}
+	rp.rp_prov[sizeof (rp.rp_prov) - 1] = '\0';
+	rp.rp_mod[sizeof (rp.rp_mod) - 1] = '\0';
+	rp.rp_func[sizeof (rp.rp_func) - 1] = '\0';
+	rp.rp_name[sizeof (rp.rp_name) - 1] = '\0';
+	n = sizeof (rp) + strlen(end) + 8;
+	if ((text = malloc(n)) == NULL) {
+		fprintf(stderr, "kdt: out of memory\n");
+		return KDT_EXIT_USAGE;
+	}
+	snprintf(text, n, "%s:%s:%s:%s%s", rp.rp_prov, rp.rp_mod,
+	    rp.rp_func, rp.rp_name, end);
+	if (a->ka_spec == NULL)
+		a->ka_spec = arg;
+	rc = km_add_spec(a, 'i', KC_PSPEC_NAME, text);
+	free(text);
+	return rc;
+}
+
 static int
 km_badopt(int c, const char *arg)
 {
@@ -273,6 +341,7 @@ km_opt(struct km_args *a, int c, char **argv)
 	case 'P': return km_add_spec(a, 'P', KC_PSPEC_PROVIDER, optarg);
 	case 'm': return km_add_spec(a, 'm', KC_PSPEC_MOD, optarg);
 	case 'f': return km_add_spec(a, 'f', KC_PSPEC_FUNC, optarg);
+	case 'i': return km_add_id(a, optarg);
 	case 'l': a->ka_list = 1; return -1;
 	case 'e': a->ka_compile_only = 1; return -1;
 	case 'S': a->ka_dis = 1; return -1;
@@ -386,7 +455,7 @@ km_parse(struct km_args *a, int argc, char **argv)
 	int c, rc, i;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:s:n:P:m:f:leSx:qo:Aahb:wZvFCD:U:I:c:p:",
+	while ((c = getopt_long(argc, argv, "+:s:n:P:m:f:i:leSx:qo:Aahb:wZvFCD:U:I:c:p:",
 	    longopts, NULL)) != -1) {
 		rc = km_opt(a, c, argv);
 		if (rc >= 0)

@@ -9,8 +9,25 @@
  * probe.  Each attachment is a (probe, ECB) pair; pairs are numbered in
  * creation order and that number is the EPID -- because ECBs are matched
  * in program order, every probe's ECB list is in program order, which is
- * the order its clauses run in.  Probe ids: BEGIN 1, END 2, ERROR 3 (as
- * dtrace numbers them), the others from 4 in creation order.
+ * the order its clauses run in.
+ *
+ * Probe ids are kdt.ko's, not a state's, as dtrace numbers probes
+ * globally: the id `kdt -l` lists is the one `kdt -i ID` enables and the
+ * one every consumer's records carry (ep_id, the region's probe table).
+ * BEGIN 1, END 2, ERROR 3 (as dtrace numbers them); every other probe
+ * gets the next id (from 4) the first time any state or listing matches
+ * it, from the global table kd_pids (a hash table of names, under the
+ * leaf mutex kd_pids_lock, setup context only).  A probe is its full
+ * name, provider:module:function:name (the provider part as the probe
+ * shows it, e.g. pid1234), so a state's probes are numbered once
+ * matching is over (kd_probe_number(), from kd_build_ecbrefs() and the
+ * listing), when the pid provider has set that part.  Ids live as long
+ * as kdt.ko and are never reused: when a module goes, its probes' entries
+ * (fbt probes of that module, and fbt, kinst and sdt probes whose
+ * address key lies in it) are dropped, so the same probes get new ids
+ * when it loads again.  Two probes with one full name (two static
+ * functions of one name) share an id, as `-i ID` enables the name.
+ * KIO_PROBE (kd_probe_byid()) returns an id's names for `kdt -i`.
  *
  * Buffers.  The region (rgn.h) holds the metadata and one principal
  * buffer per CPU.  For the anonymous state it is the reserved region;
@@ -131,7 +148,6 @@ kd_cs_new(void)
 	INIT_LIST_HEAD(&cs->cs_link);
 	hrtimer_init(&cs->cs_deadman, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	cs->cs_deadman.function = kd_deadman;
-	cs->cs_nextid = KD_PROBEID_FIRST;
 	atomic64_set(&cs->cs_missed, 0);
 	return cs;
 }
@@ -188,6 +204,221 @@ kd_probe_find(struct kd_cstate *cs, const struct kd_prov *pv, uint64_t key,
 	return NULL;
 }
 
+/* ---- global probe ids ---- */
+
+#define KD_PIDS_BITS	15
+
+struct kd_pident {
+	struct hlist_node pe_hash;
+	const struct kd_prov *pe_prov;
+	uint64_t	pe_key;		/* provider's key when first seen */
+	uint32_t	pe_id;
+	char		pe_names[];	/* prov, mod, func, name: 4 strings */
+};
+
+static struct hlist_head kd_pids[1U << KD_PIDS_BITS];
+static DEFINE_MUTEX(kd_pids_lock);
+static uint32_t kd_pids_next = KD_PROBEID_FIRST;
+
+static uint32_t
+kd_pids_hash(const char *prov, const char *mod, const char *func,
+    const char *name)
+{
+	uint32_t h = jhash(prov, strlen(prov), 0);
+
+	h = jhash(mod, strlen(mod), h);
+	h = jhash(func, strlen(func), h);
+	h = jhash(name, strlen(name), h);
+	return hash_32(h, KD_PIDS_BITS);
+}
+
+/* The four names of entry "e", in "n[4]". */
+static void
+kd_pident_names(const struct kd_pident *e, const char *n[4])
+{
+	const char *s = e->pe_names;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		n[i] = s;
+		s += strlen(s) + 1;
+	}
+}
+
+/*
+ * The global id of probe prov:mod:func:name (of provider "pv", key "key"),
+ * assigned now if the probe is new; 0: no memory.  Setup context.
+ */
+static uint32_t
+kd_probeid_names(const struct kd_prov *pv, uint64_t key, const char *prov,
+    const char *mod, const char *func, const char *name)
+{
+	const char *n[4];
+	size_t lp = strlen(prov) + 1, lm = strlen(mod) + 1,
+	    lf = strlen(func) + 1, ln = strlen(name) + 1;
+	uint32_t h = kd_pids_hash(prov, mod, func, name), id = 0;
+	struct kd_pident *e;
+
+	mutex_lock(&kd_pids_lock);
+	hlist_for_each_entry(e, &kd_pids[h], pe_hash) {
+		kd_pident_names(e, n);
+		if (strcmp(n[0], prov) == 0 && strcmp(n[1], mod) == 0 &&
+		    strcmp(n[2], func) == 0 && strcmp(n[3], name) == 0) {
+			id = e->pe_id;
+			goto out;
+		}
+	}
+	if (kd_pids_next == UINT_MAX)
+		goto out;	/* 4 billion probes: no id left */
+	e = kmalloc(sizeof (*e) + lp + lm + lf + ln, GFP_KERNEL);
+	if (e == NULL)
+		goto out;
+	e->pe_prov = pv;
+	e->pe_key = key;
+	e->pe_id = id = kd_pids_next++;
+	memcpy(e->pe_names, prov, lp);
+	memcpy(e->pe_names + lp, mod, lm);
+	memcpy(e->pe_names + lp + lm, func, lf);
+	memcpy(e->pe_names + lp + lm + lf, name, ln);
+	hlist_add_head(&e->pe_hash, &kd_pids[h]);
+out:
+	mutex_unlock(&kd_pids_lock);
+	return id;
+}
+
+static uint32_t
+kd_probeid(const struct kd_probe *kp)
+{
+	return kd_probeid_names(kp->kp_prov, kp->kp_key, kp->kp_ep.ep_prov,
+	    kp->kp_ep.ep_mod, kp->kp_ep.ep_func, kp->kp_ep.ep_name);
+}
+
+/*
+ * Number the probes of "cs" from index "from" on that have no id yet
+ * (the fixed dtrace ones have theirs).  Setup context.
+ */
+static int
+kd_probe_number(struct kd_cstate *cs, uint32_t from)
+{
+	struct kd_probe *kp;
+	uint32_t i;
+
+	for (i = from; i < cs->cs_nprobes; i++) {
+		kp = cs->cs_probes[i];
+		if (kp->kp_ep.ep_id != 0)
+			continue;
+		kp->kp_ep.ep_id = kd_probeid(kp);
+		if (kp->kp_ep.ep_id == 0) {
+			kd_cs_msg(cs, "out of memory numbering probe %s:%s:%s:%s",
+			    kp->kp_ep.ep_prov, kp->kp_ep.ep_mod,
+			    kp->kp_ep.ep_func, kp->kp_ep.ep_name);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * KIO_PROBE: the names of probe "rp->rp_id"; -ENOENT if none has it.
+ * With rp_id 0, the id of the user-space probe rp's names give (pid and
+ * USDT probes, which kdt.ko learns of only from an enabling's table, so
+ * `kdt -l` numbers them this way), assigned now if new: -EINVAL for a
+ * kdt.ko provider's name (its probes are numbered by matching).
+ */
+int
+kd_probe_byid(struct rgn_probe *rp)
+{
+	static const char *const dn[3] = { "BEGIN", "END", "ERROR" };
+	const struct kd_pident *e;
+	const char *n[4];
+	uint32_t id = rp->rp_id, b;
+
+	if (id == 0) {
+		rp->rp_prov[sizeof (rp->rp_prov) - 1] = '\0';
+		rp->rp_mod[sizeof (rp->rp_mod) - 1] = '\0';
+		rp->rp_func[sizeof (rp->rp_func) - 1] = '\0';
+		rp->rp_name[sizeof (rp->rp_name) - 1] = '\0';
+		for (b = 0; b < kd_nprovs; b++)
+			if (strcmp(rp->rp_prov, kd_provs[b]->pv_name) == 0)
+				return -EINVAL;
+		if (rp->rp_prov[0] == '\0')
+			return -EINVAL;
+		rp->rp_id = kd_probeid_names(&kd_prov_pid, 0, rp->rp_prov,
+		    rp->rp_mod, rp->rp_func, rp->rp_name);
+		return rp->rp_id != 0 ? 0 : -ENOMEM;
+	}
+
+	memset(rp, 0, sizeof (*rp));
+	rp->rp_id = id;
+	if (id >= KD_PROBEID_BEGIN && id <= KD_PROBEID_ERROR) {
+		strscpy(rp->rp_prov, "dtrace", sizeof (rp->rp_prov));
+		strscpy(rp->rp_name, dn[id - 1], sizeof (rp->rp_name));
+		return 0;
+	}
+	mutex_lock(&kd_pids_lock);
+	for (b = 0; b < ARRAY_SIZE(kd_pids); b++) {
+		hlist_for_each_entry(e, &kd_pids[b], pe_hash) {
+			if (e->pe_id != id)
+				continue;
+			kd_pident_names(e, n);
+			strscpy(rp->rp_prov, n[0], sizeof (rp->rp_prov));
+			strscpy(rp->rp_mod, n[1], sizeof (rp->rp_mod));
+			strscpy(rp->rp_func, n[2], sizeof (rp->rp_func));
+			strscpy(rp->rp_name, n[3], sizeof (rp->rp_name));
+			mutex_unlock(&kd_pids_lock);
+			return 0;
+		}
+	}
+	mutex_unlock(&kd_pids_lock);
+	return -ENOENT;
+}
+
+/* Module "mod" goes: its probes' ids are retired (never reused). */
+static void
+kd_pids_mod_gone(const struct module *mod)
+{
+	struct kd_pident *e;
+	struct hlist_node *t;
+	const char *n[4];
+	uint32_t b;
+	int addr;
+
+	mutex_lock(&kd_pids_lock);
+	for (b = 0; b < ARRAY_SIZE(kd_pids); b++) {
+		hlist_for_each_entry_safe(e, t, &kd_pids[b], pe_hash) {
+			kd_pident_names(e, n);
+			addr = e->pe_prov == &kd_prov_fbt ||
+			    e->pe_prov == &kd_prov_kinst ||
+			    e->pe_prov == &kd_prov_sdt;
+			if ((e->pe_prov == &kd_prov_fbt &&
+			    strcmp(n[1], mod->name) == 0) ||
+			    (addr && within_module((unsigned long)e->pe_key,
+			    (struct module *)mod))) {
+				hlist_del(&e->pe_hash);
+				kfree(e);
+			}
+		}
+	}
+	mutex_unlock(&kd_pids_lock);
+}
+
+/* kdt.ko unloads: no state or listing is left. */
+static void
+kd_pids_free(void)
+{
+	struct kd_pident *e;
+	struct hlist_node *t;
+	uint32_t b;
+
+	mutex_lock(&kd_pids_lock);
+	for (b = 0; b < ARRAY_SIZE(kd_pids); b++)
+		hlist_for_each_entry_safe(e, t, &kd_pids[b], pe_hash) {
+			hlist_del(&e->pe_hash);
+			kfree(e);
+		}
+	mutex_unlock(&kd_pids_lock);
+}
+
 /* Make room for one more entry in a kvmalloc'd array. */
 static int
 kd_grow(void **arr, uint32_t *cap, uint32_t used, size_t elem)
@@ -237,7 +468,7 @@ kd_probe_new(struct kd_cstate *cs, const struct kd_prov *pv, uint64_t key,
 	kp->kp_prov = pv;
 	kp->kp_key = key;
 	kp->kp_lastecb = KD_ECB_NONE;
-	kp->kp_ep.ep_id = id != 0 ? id : cs->cs_nextid++;
+	kp->kp_ep.ep_id = id;	/* 0: kd_probe_number() gives it one */
 	kp->kp_ep.ep_kind = ECB_PK_OTHER;
 	if (pv == &kd_prov_dtrace)
 		kp->kp_ep.ep_kind = id == KD_PROBEID_BEGIN ? ECB_PK_BEGIN :
@@ -299,6 +530,8 @@ kd_build_ecbrefs(struct kd_cstate *cs, uint32_t fprobe, uint32_t fpair)
 	struct kd_probe *kp;
 	uint32_t i;
 
+	if (kd_probe_number(cs, fprobe) != 0)
+		return -ENOMEM;
 	for (i = fprobe; i < cs->cs_nprobes; i++) {
 		kp = cs->cs_probes[i];
 		kp->kp_ecbs = kvcalloc(max(kp->kp_necbs, 1U),
@@ -1103,6 +1336,8 @@ kd_mod_notify(struct notifier_block *nb, unsigned long val, void *data)
 	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING &&
 	    val != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
+	if (val == MODULE_STATE_GOING)
+		kd_pids_mod_gone(mod);
 	mutex_lock(&kd_states_lock);
 	list_for_each_entry(cs, &kd_states, cs_link) {
 		mutex_lock(&cs->cs_lock);
@@ -1152,6 +1387,7 @@ void
 kd_mod_exit(void)
 {
 	unregister_module_notifier(&kd_mod_nb);
+	kd_pids_free();
 }
 
 int
@@ -1510,6 +1746,7 @@ kd_cs_status(struct kd_cstate *cs, struct kio_status *st)
 		st->kst_specunavail += READ_ONCE(ec->ec_spec.sc_unavail);
 		st->kst_dblerrors += READ_ONCE(ec->ec_dblerrors);
 		st->kst_errors += READ_ONCE(ec->ec_errors);
+		st->kst_sigdrops += READ_ONCE(ec->ec_sigdrops);
 	}
 	st->kst_dyndrops = ecb_dyndrops(es);
 	if (READ_ONCE(cs->cs_deadman_hit))
@@ -1546,6 +1783,8 @@ kd_cs_list(struct kio_list *kl, void __user *ubuf)
 	for (i = 0; rv >= 0 && i < kd_nprovs; i++)
 		rv = kd_provs[i]->pv_match(cs, &pd, KD_ECB_NONE);
 	kl->kl_count = cs->cs_nprobes;
+	if (rv >= 0)
+		rv = kd_probe_number(cs, 0);
 	for (i = 0; rv >= 0 && i < cs->cs_nprobes && i < kl->kl_cap; i++) {
 		kp = cs->cs_probes[i];
 		memset(&rp, 0, sizeof (rp));

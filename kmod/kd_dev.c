@@ -344,6 +344,7 @@ kd_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	union {			/* one at a time: keep the frame small */
 		struct kio_info ki;
 		struct kio_claim kc;
+		struct rgn_probe rp;
 	} *u;
 	int rv;
 
@@ -361,6 +362,19 @@ kd_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		} else {
 			rv = kd_claim(f, &u->kc);
 			if (copy_to_user(uarg, &u->kc, sizeof (u->kc)) != 0)
+				rv = -EFAULT;
+		}
+		kfree(u);
+		return rv;
+	case KIO_PROBE:
+		u = kzalloc(sizeof (*u), GFP_KERNEL);
+		if (u == NULL)
+			return -ENOMEM;
+		rv = -EFAULT;
+		if (copy_from_user(&u->rp, uarg, sizeof (u->rp)) == 0) {
+			rv = kd_probe_byid(&u->rp);
+			if (rv == 0 &&
+			    copy_to_user(uarg, &u->rp, sizeof (u->rp)) != 0)
 				rv = -EFAULT;
 		}
 		kfree(u);

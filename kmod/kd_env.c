@@ -232,6 +232,56 @@ kenv_gid(void)
 }
 
 /*
+ * The current task's state as illumos names a thread's (DIF_LWP_S*):
+ * TASK_RUNNING is on this CPU (it hit the probe); a task that set a
+ * sleeping state and is on its way into schedule() (sched:::off-cpu,
+ * a wait) sleeps; stopped and traced tasks stop; an exit state wins.
+ */
+static uint64_t
+kd_env_lwpstate(struct task_struct *t)
+{
+	unsigned int st = READ_ONCE(t->__state);
+
+	if (READ_ONCE(t->exit_state) & (EXIT_ZOMBIE | EXIT_DEAD))
+		return DIF_LWP_SZOMB;
+	if (st & (__TASK_STOPPED | __TASK_TRACED))
+		return DIF_LWP_SSTOP;
+	if (st & TASK_NEW)
+		return DIF_LWP_SIDL;
+	if (st == TASK_RUNNING)
+		return DIF_LWP_SONPROC;
+	return DIF_LWP_SSLEEP;
+}
+
+/*
+ * Probe context: no locks beyond RCU (the pid lookups take it
+ * themselves), no allocation, no sleeping.  Ids in the initial
+ * namespaces, as kenv_pid() and kenv_uid() give them.
+ */
+uint64_t
+kenv_procvar(uint32_t id)
+{
+	struct task_struct *t = current;
+
+	switch (id) {
+	case DIF_VAR_KDT_EUID:
+		return from_kuid_munged(&init_user_ns, current_euid());
+	case DIF_VAR_KDT_EGID:
+		return from_kgid_munged(&init_user_ns, current_egid());
+	case DIF_VAR_KDT_PGID:
+		return task_pgrp_nr_ns(t, &init_pid_ns);
+	case DIF_VAR_KDT_SID:
+		return task_session_nr_ns(t, &init_pid_ns);
+	case DIF_VAR_KDT_NLWP:
+		return t->signal != NULL ? get_nr_threads(t) : 1;
+	case DIF_VAR_KDT_LWPSTATE:
+		return kd_env_lwpstate(t);
+	default:
+		return 0;
+	}
+}
+
+/*
  * chill(): busy-wait in microsecond steps (udelay's own limit is a few
  * milliseconds per call), the remainder with ndelay.
  * Probe context: no locks, no allocation, no sleeping.

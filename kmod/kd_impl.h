@@ -184,12 +184,11 @@ struct kd_cstate {
 	char		cs_msg[256];	/* first failure reason (ken_msg) */
 	uint32_t	cs_badecb;	/* the ECB that matched nothing */
 	struct dof_enabling *cs_den;
-	/* probes (kd_cs.c): cs_probes[i] has id i + 1 for the fixed
-	   dtrace ids, in creation order after them */
+	/* probes (kd_cs.c), in creation order; their ids are kdt.ko's
+	   (kd_probe_number()) */
 	struct kd_probe	**cs_probes;
 	uint32_t	cs_nprobes;	/* used slots */
 	uint32_t	cs_probecap;
-	uint32_t	cs_nextid;	/* next id >= KD_PROBEID_FIRST */
 	uint32_t	cs_nlive;	/* armed */
 	uint32_t	cs_nfailed;	/* could not be armed */
 	struct hlist_head *cs_hash;	/* [1 << KD_HASHBITS] */
@@ -327,8 +326,10 @@ int kd_cs_go(struct kd_cstate *cs);
 int kd_cs_claim(struct kd_cstate *cs);
 void kd_cs_stop(struct kd_cstate *cs);
 int kd_cs_snap(struct kd_cstate *cs, struct kio_snap *ks);
+int kd_cs_aggtot(struct kd_cstate *cs, struct kio_aggtot *kt);
 void kd_cs_status(struct kd_cstate *cs, struct kio_status *st);
 int kd_cs_list(struct kio_list *kl, void __user *ubuf);
+int kd_probe_byid(struct rgn_probe *rp);	/* KIO_PROBE (kd_cs.c) */
 
 /* kd_pid.c: hand the consumer's user-space probe table to "cs" (taken
    over: freed with the state).  Before kd_cs_enable. */

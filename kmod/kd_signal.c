@@ -19,11 +19,18 @@
  * The probe claims a free slot with a cmpxchg on ks_busy (no lock, so NMI
  * safe), pins the task with get_task_struct() (an atomic increment) and
  * queues the work; the work copies the request, frees the slot, sends the
- * signal and drops the task reference.  A probe that finds every slot of
- * its CPU busy (more than KD_SIG_SLOTS signals between two interrupt
- * windows) drops the request and counts it; the count is logged when
- * kdt.ko is unloaded.  dtrace's raise() is as best-effort: a signal that
- * is already pending is not queued twice either.
+ * signal and drops the task reference.  The search starts at the slot
+ * after the CPU's last claim (kc_next) and reads ks_busy before trying
+ * the cmpxchg, so a mostly idle set costs one or two reads.  KD_SIG_SLOTS
+ * is 64: a tight loop of system calls with raise() on each, or many
+ * raise() clauses on one firing, fits between two interrupt windows.
+ * A probe that still finds every slot of its CPU busy drops the request
+ * and returns -1; common/ecb.c counts it in the enabling's per-CPU
+ * ec_sigdrops, which KIO_STATUS sums into kst_sigdrops and the consumer
+ * prints as "N signal drops" while tracing runs, like dtrace's dynamic
+ * variable drops.  The module-wide count is also logged when kdt.ko is
+ * unloaded.  dtrace's raise() is as best-effort: a signal that is
+ * already pending is not queued twice either.
  *
  * raise(sig) is directed at the current thread (send_sig_info(), as
  * dtrace's raise() signals the thread that hit the probe); stop() sends
@@ -43,7 +50,7 @@
 
 #include "kd_impl.h"
 
-#define KD_SIG_SLOTS	4	/* pending requests per CPU */
+#define KD_SIG_SLOTS	64	/* pending requests per CPU */
 
 struct kd_sigslot {
 	struct irq_work	ks_work;
@@ -55,6 +62,7 @@ struct kd_sigslot {
 struct kd_sigcpu {
 	struct kd_sigslot kc_slot[KD_SIG_SLOTS];
 	unsigned long	kc_dropped;	/* requests that found no slot */
+	unsigned int	kc_next;	/* where the next search starts */
 };
 
 /*
@@ -81,29 +89,35 @@ kd_signal_work(struct irq_work *w)
 	put_task_struct(t);
 }
 
-/* Probe context: no locks, no allocation, no sleeping. */
-void
+/*
+ * Probe context: no locks, no allocation, no sleeping.  0: queued or
+ * deliberately ignored (no user context); -1: dropped, every slot busy.
+ */
+int
 kenv_signal(uint32_t sig, int stop)
 {
 	struct task_struct *t = current;
 	struct kd_sigcpu *c;
 	struct kd_sigslot *s;
 	unsigned long flags;
-	int i;
+	unsigned int i, n;
 
 	/* no user context to signal: kernel threads, idle, exiting tasks */
 	if ((t->flags & (PF_KTHREAD | PF_EXITING)) || t->mm == NULL)
-		return;
+		return 0;
 	if (stop)
 		sig = SIGSTOP;
 	if (sig < 1 || sig > _NSIG)
-		return;	/* ecb.c has already faulted it */
+		return 0;	/* ecb.c has already faulted it */
 	local_irq_save(flags);	/* stay on this CPU's slots */
 	c = this_cpu_ptr(&kd_sigcpu);
-	for (i = 0; i < KD_SIG_SLOTS; i++) {
+	for (n = 0; n < KD_SIG_SLOTS; n++) {
+		i = (READ_ONCE(c->kc_next) + n) % KD_SIG_SLOTS;
 		s = &c->kc_slot[i];
-		if (cmpxchg(&s->ks_busy, 0, 1) != 0)
+		if (READ_ONCE(s->ks_busy) != 0 ||
+		    cmpxchg(&s->ks_busy, 0, 1) != 0)
 			continue;
+		WRITE_ONCE(c->kc_next, (i + 1) % KD_SIG_SLOTS);
 		/* never queued yet (the slot was free), so not running */
 		if (s->ks_work.func == NULL)
 			init_irq_work(&s->ks_work, kd_signal_work);
@@ -111,10 +125,11 @@ kenv_signal(uint32_t sig, int stop)
 		s->ks_sig = (int)sig;
 		irq_work_queue(&s->ks_work);
 		local_irq_restore(flags);
-		return;
+		return 0;
 	}
 	c->kc_dropped++;
 	local_irq_restore(flags);
+	return -1;
 }
 
 /* Module unload: no probe fires any more; let queued signals go out. */

@@ -869,6 +869,11 @@ START_TEST(test_drop_messages)
 	    "kdt: [DTRACEDROP_SPECUNAVAIL] 1 failed speculation (no speculative buffer available)\n");
 	ck_assert_str_eq(t_drops(KC_DROP_DBLERROR | KC_DROP_TAGGED, 1, 0),
 	    "kdt: [DTRACEDROP_DBLERROR] 1 error in ERROR probe enabling\n");
+	/* kdt's own kind: raise()/stop() kdt.ko had no room to queue */
+	ck_assert_str_eq(t_drops(KC_DROP_SIGNAL, 3, 0),
+	    "kdt: 3 raise()/stop() signal drops (kdt.ko's per-CPU queue full)\n");
+	ck_assert_str_eq(t_drops(KC_DROP_SIGNAL | KC_DROP_TAGGED, 1, 0),
+	    "kdt: [DTRACEDROP_SIGNAL] 1 raise()/stop() signal drop (kdt.ko's per-CPU queue full)\n");
 	ck_assert_str_eq(t_drops(KC_DROP_SPEC, 0, 0), "");
 	ck_assert_str_eq(t_drops(42, 2, 0),
 	    "kdt: 2 drops of unknown kind 42\n");

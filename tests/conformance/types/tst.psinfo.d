@@ -2,7 +2,8 @@
  * curpsinfo and curlwpsinfo translate the current thread from the
  * built-in variables (dtrace's procfs.d types, kdt's library): the ids
  * equal pid, ppid, uid, gid and tid, pr_fname is execname, the zone and
- * project are 0, and the whole psinfo_t can be copied.
+ * project are 0, and the whole psinfo_t can be copied (pr_nlwp: kdt
+ * runs BEGIN in its one thread).
  * kdt-args: -q
  */
 BEGIN

@@ -24,6 +24,7 @@
  * the string loops below are not turned back into calls to themselves.
  */
 #include "common/kdt_env.h"
+#include "common/dif.h"
 #include "kb.h"
 
 /* ---- memory and strings ---- */
@@ -482,11 +483,12 @@ kenv_panic(const char *msg)
 }
 
 /* The test kernel has no processes: like a kernel thread, left alone. */
-void
+int
 kenv_signal(uint32_t sig, int stop)
 {
 	(void)sig;
 	(void)stop;
+	return 0;
 }
 
 void
@@ -534,6 +536,15 @@ uint64_t
 kenv_gid(void)
 {
 	return 0;
+}
+
+/* One thread, running, with every id 0 (like kenv_uid()). */
+uint64_t
+kenv_procvar(uint32_t id)
+{
+	if (id == DIF_VAR_KDT_NLWP)
+		return 1;
+	return id == DIF_VAR_KDT_LWPSTATE ? DIF_LWP_SONPROC : 0;
 }
 
 uint64_t

@@ -115,6 +115,32 @@ printf '%s\n' 'syscall::getppid:entry, dtrace:::BEGIN' '{ trace(1); }' \
     'profile:::tick-1s {}' > /tmp/list.d
 run list_s kdt -l -s /tmp/list.d
 run list_none kdt -l -n 'nosuch:::' -n 'dtrace:::END'
+# probe ids are kdt.ko's: -l's id for a probe is what -i takes and what
+# the ID column shows, in two consumers at once whose own probe order
+# differs (B matches getppid:return first); each exits at its first firing
+ID=$(awk '$2 == "syscall" && $3 == "getppid" && $4 == "entry" { print $1 }' \
+    "$R/list_n.out")
+echo "$ID" > "$R/list_id"
+run list_i kdt -l -i "$ID"
+run list_ibad kdt -l -i 4000000000
+kdt -i "$ID /execname == \"getppid-loop\"/ { exit(0); }" \
+    > "$R/ids_a.out" 2> "$R/ids_a.err" &
+A=$!
+kdt -n 'syscall::getppid:return /0/ {}' \
+    -n 'syscall::getppid:entry /execname == "getppid-loop"/ { exit(0); }' \
+    > "$R/ids_b.out" 2> "$R/ids_b.err" &
+B=$!
+i=0
+while [ $i -lt 60 ] && { kill -0 $A || kill -0 $B; } 2>/dev/null; do
+	/bin/getppid-loop 1 > /dev/null
+	sleep 0.5
+	i=$((i + 1))
+done
+kill -INT $A $B 2>/dev/null
+wait $A
+echo $? > "$R/ids_a.rc"
+wait $B
+echo $? > "$R/ids_b.rc"
 
 # ---- err.live-nomatch: dtrace's message for a description matching nothing
 run nomatch kdt -n 'fbt::no_such_function:entry'
@@ -170,6 +196,14 @@ stop proc
 start mod kdt -q -Z -n "$READY" -n 'fbt:xor::entry { @[probemod, probefunc] = count(); }'
 modprobe xor
 stop mod
+# probe ids of a module's probes are retired when it goes (tst.live-list):
+# when it comes back its probes get new ids, vmlinux's keep theirs
+MODIDS="fbt:xor:xor_blocks:entry syscall::getppid:entry"
+run modid1 kdt -l -n "${MODIDS% *}" -n "${MODIDS#* }"
+rmmod xor
+run modid2 kdt -l -n "${MODIDS% *}" -n "${MODIDS#* }"
+modprobe xor
+run modid3 kdt -l -n "${MODIDS% *}" -n "${MODIDS#* }"
 
 # ---- tst.live-upid: pid and USDT probes of -c and -p processes
 # (/bin/upid-test N calls work(i) for i = 1..N and fires kdttest:::tick)

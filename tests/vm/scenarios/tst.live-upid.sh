@@ -52,14 +52,19 @@ printf '\nlast tick 300 str\nready\nwork 300\n' |
     kv_fail "upid_p: output differs"
 
 kv_live_rc "$res" upid_list 0
-sed -E 's/(pid|kdttest)[0-9]+ /\1N /' "$res/upid_list.out" | tr -s ' ' |
+# ids are kdt.ko's (global, kmod/kd_cs.c): above dtrace's 3, one each
+sed -E -e 's/(pid|kdttest)[0-9]+ /\1N /' -e 's/^ *[0-9]+ / N /' \
+    "$res/upid_list.out" | tr -s ' ' |
     diff -u - <(cat <<'EOF'
  ID PROVIDER MODULE FUNCTION NAME
- 1 pidN a.out work entry
- 2 pidN a.out work return
- 1 kdttestN a.out main tick
+ N pidN a.out work entry
+ N pidN a.out work return
+ N kdttestN a.out main tick
 EOF
 ) || kv_fail "upid_list: listing differs"
+[ "$(awk 'NR > 1 && $1 > 3 { print $1 }' "$res/upid_list.out" |
+    sort -u | wc -l)" = 3 ] ||
+    kv_fail "upid_list: want 3 distinct probe ids above 3"
 
 kv_live_rc "$res" upid_nopid 1
 grep -qx 'kdt: probe description pid999999:a.out:work:entry: failed to grab pid 999999: no such process' \
