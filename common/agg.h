@@ -45,7 +45,11 @@
  *                             (one-entry cache, below); readers ignore it
  *                             (was zero padding: an older reader is
  *                             unaffected)
- *       56    8 ab_pad        zero
+ *       56    8 ab_interval   the aggregation interval the buffer
+ *                             collects (a live state's buffers in the
+ *                             region, rgn.h "Aggregation totals"), 0 =
+ *                             none; agg.c never changes it (was zero
+ *                             padding: 0 in older images)
  *
  *   agg_ent (24 bytes, 8-aligned, then ae_keysize key bytes, then
  *   ae_datasize value bytes; entries are contiguous in the heap, so a
@@ -92,7 +96,7 @@ struct agg_buf {
 	uint64_t	ab_heap_used;
 	uint64_t	ab_drops;
 	uint64_t	ab_last;
-	uint64_t	ab_pad;
+	uint64_t	ab_interval;	/* rgn.h, "Aggregation totals" */
 };
 
 struct agg_ent {

@@ -95,8 +95,12 @@
  *               agg_buf, then ab_heap_off + ab_heap_used bytes in all) to
  *               ks_buf; ks_len must be at least ken_aggsize; the consumer
  *               checks it with agg_buf_check() and merges it.  The old
- *               buffer is then emptied.  -ENOENT when the program has no
- *               aggregations.
+ *               buffer is then emptied -- except a live state's buffers
+ *               in its vmalloc'd region (rgn.h, "Aggregation totals"):
+ *               the old one stays intact until the next KIO_SNAP_AGG of
+ *               that CPU empties it and makes it active again, and its
+ *               ab_interval tells the consumer which interval it holds.
+ *               -ENOENT when the program has no aggregations.
  *               ks_used returns the bytes written.
  *   KIO_STATUS  the enabling's state and counters (struct kio_status).
  *               The consumer polls it: DRAINING means exit() was called.
@@ -316,6 +320,32 @@ struct kio_snap {
 };
 
 _Static_assert(sizeof (struct kio_snap) == 32, "kio_snap");
+
+/*
+ * KIO_AGGTOT (rgn.h, "Aggregation totals"): after merging a round of
+ * KIO_SNAP_AGG, the consumer of a live state whose aggregation buffers
+ * are in its region hands its merged table over, so that a crash dump
+ * holds the totals.  kt_buf points at kt_ncpu 64-bit intervals (per CPU
+ * the ab_interval of the last snapshot merged, 0: none) followed by
+ * kt_len bytes of an agg_buf image of the table (ab_size = kt_len);
+ * kt_left counts the table entries left out of it for want of room.
+ * kdt.ko copies it into the older totals slot and publishes it last.
+ * kt_len 0 only asks: kt_cap returns the image bytes a slot holds.
+ * -ENOENT: the state has no totals area (anonymous, region-backed, no
+ * aggregations, or a kdt.ko from before; the consumer stops calling);
+ * -EINVAL: kt_ncpu is not the state's CPU count or the image is not an
+ * agg_buf of kt_len bytes; -E2BIG: kt_len is over kt_cap (returned).
+ */
+struct kio_aggtot {
+	uint64_t	kt_buf;		/* in: user address */
+	uint64_t	kt_len;		/* in: image bytes, 0: ask */
+	uint64_t	kt_left;	/* in: entries left out */
+	uint64_t	kt_cap;		/* out: image bytes a slot holds */
+	uint32_t	kt_ncpu;	/* in: intervals at kt_buf */
+	uint32_t	kt_pad;
+};
+
+_Static_assert(sizeof (struct kio_aggtot) == 40, "kio_aggtot");
 
 struct kio_status {
 	uint32_t	kst_state;	/* ECB_ST_* (ecb.h) */

@@ -17,11 +17,18 @@
  *   +------------+---------------------------+------+-----------------+-----
  *                                                   |<- rh_cpu_stride ->|
  *
+ * (between the metadata and rh_cpu_off, each part optional and in this
+ * order: module table, aggregation buffers, aggregation totals,
+ * speculation area, variable area -- see their sections)
+ *
  * Aggregation buffers (optional; rm_agg_off != 0): one struct agg_buf per
  * CPU (agg.h has its layout), CPU c's at rm_agg_off + c * ab_size of CPU
  * 0's buffer (page-aligned, every CPU's the same size), between the
  * metadata and rh_cpu_off.  The anonymous enabling keeps its aggregations
- * there, so they survive a panic; a reader merges the CPUs' entries.
+ * there, so they survive a panic; a reader merges the CPUs' entries.  A
+ * live (vmalloc'd) state keeps there its active buffers and their spares
+ * (rm_agg_nbuf = 2 * rh_ncpu) and the consumer's merged totals: see
+ * "Aggregation totals" at the end.
  *
  * Region header (struct rgn_hdr), written once when the region is set up;
  * rh_crc covers the first rh_hdrsize bytes with rh_crc taken as 0:
@@ -84,6 +91,14 @@
  *                             dynamic-variable store inside the
  *                             variable area, 0 = none (optional)
  *      120    8 rm_dvar_size  bytes of that store
+ *      128    8 rm_aggtot_off offset from the region start of the
+ *                             aggregation totals area, 0 = none
+ *                             (optional; "Aggregation totals" below)
+ *      136    8 rm_aggtot_size bytes of that area: two slots of
+ *                             rm_aggtot_size / 2 bytes
+ *      144    4 rm_agg_nbuf   aggregation buffers at rm_agg_off: 0
+ *                             (then rh_ncpu) or 2 * rh_ncpu
+ *      148    4 rm_pad1       zero
  *
  * Optional metadata fields (rm_mod_*).  The probe table starts right
  * after struct rgn_meta, so rm_probe_off is the size of the rgn_meta the
@@ -217,6 +232,11 @@ struct rgn_meta {
 	uint64_t	rm_gvar_size;
 	uint64_t	rm_dvar_off;	/* its dynamic store, 0 = none */
 	uint64_t	rm_dvar_size;
+	/* aggregation totals (optional, RGN_META_HAS_AGGTOT) */
+	uint64_t	rm_aggtot_off;	/* totals area, 0 = none */
+	uint64_t	rm_aggtot_size;	/* its bytes: two slots */
+	uint32_t	rm_agg_nbuf;	/* buffers at rm_agg_off, 0: ncpu */
+	uint32_t	rm_pad1;
 };
 
 struct rgn_probe {
@@ -263,7 +283,7 @@ struct rgn_errrec {
 
 _Static_assert(sizeof (struct rgn_hdr) == 192, "rgn_hdr");
 _Static_assert(sizeof (struct rgn_errrec) == 24, "rgn_errrec");
-_Static_assert(sizeof (struct rgn_meta) == 128, "rgn_meta");
+_Static_assert(sizeof (struct rgn_meta) == 152, "rgn_meta");
 _Static_assert(sizeof (struct rgn_probe) == 328, "rgn_probe");
 _Static_assert(sizeof (struct rgn_epid) == 16, "rgn_epid");
 _Static_assert(sizeof (struct rgn_cpu) == RGN_CPU_HDRSIZE, "rgn_cpu");
@@ -296,6 +316,12 @@ struct rgn_params {
 					   none */
 	uint64_t	rp_vararea;	/* variable area bytes (page-rounded;
 					   dif_vstate_size()), 0: none */
+	uint32_t	rp_aggnbuf;	/* aggregation buffers: 0 (rp_ncpu)
+					   or 2 * rp_ncpu (live state) */
+	uint32_t	rp_pad2;
+	uint64_t	rp_aggtot;	/* aggregation totals slot bytes
+					   (page-rounded; the area holds
+					   two), 0: none */
 	uint64_t	rp_kaslr;
 	uint64_t	rp_created;
 	uint8_t		rp_bootid[16];
@@ -392,7 +418,11 @@ const struct rgn_cpu *rgn_view_cpu(const struct rgn_view *v, uint32_t cpu);
  */
 const void *rgn_view_agg(const struct rgn_view *v, uint32_t cpu,
     uint64_t *len);
-/* The writer's view of the same: CPU "cpu"'s buffer, or NULL. */
+/*
+ * The writer's view of the same: buffer "cpu" (CPU cpu's, or for cpu >=
+ * rh_ncpu the spare of CPU cpu - rh_ncpu when rm_agg_nbuf says there
+ * are spares), or NULL.
+ */
 void *rgn_agg(void *base, uint32_t cpu);
 const struct rgn_epid *rgn_find_epid(const struct rgn_view *v, uint32_t epid);
 const struct rgn_probe *rgn_find_probe(const struct rgn_view *v, uint32_t id);
@@ -674,8 +704,8 @@ int rgn_modsym_next(const struct rgn_mod *m, uint64_t *scursor,
  *    the tables come out byte for byte and that the store starts where
  *    rm_dvar_off says, and only then decodes values (kdt-extract --vars).
  *
- * Both lie page-aligned between the aggregation buffers (or the module
- * table, or the metadata) and rh_cpu_off, each a page multiple, the
+ * Both lie page-aligned between the aggregation buffers and totals (or
+ * the module table, or the metadata) and rh_cpu_off, each a page multiple, the
  * speculation area first.  The fields exist iff rm_probe_off >= 128
  * (RGN_META_HAS_VARS; "Optional metadata fields"); in older images, and
  * for a state that keeps them in kernel memory, they are 0 and the
@@ -739,4 +769,133 @@ int rgn_walk_spec(const struct rgn_view *v, const struct rgn_spec_cb *cb,
     struct kdt_err *err);
 /* ==== speculations and variables (end) ==== */
 
+/*
+ * ==== aggregation totals (optional part; begin) ====
+ *
+ * A live state's consumer keeps the authoritative aggregations in its own
+ * process: every aggrate it switches each CPU's aggregation buffer with
+ * the spare (KIO_SNAP_AGG), copies the old one out and merges it into its
+ * table (consumer/kc_agg.c), where clear() and trunc() act too.  A dump
+ * holds no user memory, so for a live state kept in a vmalloc'd region
+ * (page list above) the region also holds what is needed to print the
+ * numbers the consumer would have printed at the moment of the panic:
+ *
+ *  - every aggregation buffer, active and spare: rm_agg_nbuf = 2 *
+ *    rh_ncpu buffers at rm_agg_off, buffer c and buffer rh_ncpu + c both
+ *    CPU c's (one active, one switched out), each with ab_interval (agg.h)
+ *    the aggregation interval it collects.  CPU c's first active buffer
+ *    has interval 1; a switch makes the spare, emptied, the active buffer
+ *    of interval s + 1, and leaves the switched-out buffer of interval s
+ *    intact until the next switch reuses it (kdt.ko sets the spare's
+ *    interval to 0 before it empties it, so a torn reset is never
+ *    counted).  Interval 0: never active, nothing to count;
+ *  - the totals area (rm_aggtot_off, rm_aggtot_size, page-aligned right
+ *    after the aggregation buffers): two slots of rm_aggtot_size / 2
+ *    bytes.  After merging a round of snapshots the consumer hands its
+ *    whole table to kdt.ko (KIO_AGGTOT, kio.h), which writes it into the
+ *    slot not holding the newest totals.  A slot:
+ *
+ *   OFFSET SIZE DESCRIPTION
+ *        0    4 at_magic   RGN_AGGTOT_MAGIC ("ktot" in memory order)
+ *        4    4 at_ncpu    rh_ncpu
+ *        8    8 at_seq     write number from 1; 0 = being written
+ *       16    8 at_len     bytes of the table image (an agg_buf)
+ *       24    8 at_left    table entries left out: no room in the slot
+ *       32    4 at_crc     CRC-32 of the 64-byte header with at_crc
+ *                          taken as 0, XOR the CRC-32 of the 8 * at_ncpu
+ *                          + at_len bytes after it
+ *       36   28 at_pad     zero
+ *       64  8*n at_ival    per CPU: the last interval the table holds
+ *                          (it holds all of CPU c's intervals <= it)
+ *   64+8*n  len image      struct agg_buf (agg.h) with the table's
+ *                          entries: ae_aggid the first aggregation of
+ *                          the variable, the merged value; chains empty
+ *
+ *   Writer (kdt.ko, ioctl context, one writer): at_seq = 0, barrier,
+ *   the rest, at_crc, barrier, at_seq = the other slot's at_seq + 1.
+ *
+ * Reader rule.  Totals = the valid slot with the larger at_seq (valid:
+ * magic, at_ncpu = rh_ncpu, at_seq != 0, 64 + 8 * at_ncpu + at_len within
+ * the slot, CRC, and no at_ival[c] at or above CPU c's newest buffer
+ * interval: an interval in the future is a damaged slot) -- g[c] =
+ * at_ival[c], or 0 for every CPU when no slot is valid.  The
+ * aggregations are the totals merged with every buffer of CPU c whose
+ * ab_interval > g[c].  CPU c needs intervals g[c] + 1 .. a (a: its newest
+ * buffer's); it has at most two: when a - g[c] exceeds the buffers it has
+ * in that range (the consumer snapshotted twice without writing totals,
+ * or the totals are lost), those intervals are missing and the reader
+ * says how many (rgn_agg_missing).  A slot's at_left says the totals
+ * themselves are partial.  The rule holds at any moment of death: a
+ * snapshot taken but not yet merged leaves interval s in the switched-out
+ * buffer (s > g); totals written but not yet followed by a snapshot carry
+ * g = s - 1 or s.  An image without these fields (rm_probe_off < 152,
+ * RGN_META_HAS_AGGTOT) or with rm_agg_nbuf 0 (the anonymous state,
+ * region-backed live states): every buffer counts, as before.
+ */
+#define RGN_META_HAS_AGGTOT(m)	((m)->rm_probe_off >= 152)
+#define RGN_AGGTOT_MAGIC	0x746f746bu	/* "ktot" in memory order */
+#define RGN_AGGTOT_HDRSIZE	64
+
+struct rgn_aggtot {
+	uint32_t	at_magic;
+	uint32_t	at_ncpu;
+	uint64_t	at_seq;
+	uint64_t	at_len;
+	uint64_t	at_left;
+	uint32_t	at_crc;
+	uint32_t	at_pad[7];
+};
+_Static_assert(sizeof (struct rgn_aggtot) == RGN_AGGTOT_HDRSIZE,
+    "rgn_aggtot");
+
+/*
+ * Writer.  rgn_aggtot_begin: invalidate the slot to write (the older one)
+ * and return where its at_ival array starts, followed by the image, with
+ * *cap the bytes there; NULL when the region has no totals area.
+ * rgn_aggtot_commit: publish that slot holding "len" image bytes after
+ * the at_ival array and "left" entries left out; -EINVAL (with "err")
+ * when len does not fit or the image is not an agg_buf of len bytes.
+ * Ioctl context, one writer.
+ */
+void *rgn_aggtot_begin(void *base, uint64_t *cap);
+/* Writer: image bytes a slot holds after its at_ival array (0: none). */
+uint64_t rgn_aggtot_cap(void *base);
+int rgn_aggtot_commit(void *base, uint64_t len, uint64_t left,
+    struct kdt_err *err);
+
+/* Reader: buffers at rm_agg_off (0: none). */
+uint32_t rgn_view_nagg(const struct rgn_view *v);
+/* Reader: buffer "i" (< rgn_view_nagg) and its bytes; CPU i % rh_ncpu's. */
+const void *rgn_view_aggbuf(const struct rgn_view *v, uint32_t i,
+    uint64_t *len);
+
+struct agg_buf;
+
+/* The totals a reader found (rgn_view_aggtot). */
+struct rgn_aggtot_view {
+	const struct agg_buf *tv_img;	/* NULL: no valid slot */
+	uint64_t	tv_len;
+	uint64_t	tv_left;	/* entries left out of the totals */
+	uint64_t	tv_seq;
+	uint32_t	tv_slot;
+	uint32_t	tv_rule;	/* the rule applies (rm_agg_nbuf set) */
+	const uint64_t	*tv_ival;	/* [rh_ncpu], NULL: none */
+};
+
+/*
+ * Reader: the newest valid totals slot.  0 with "tv" filled (tv_img NULL
+ * when there is none); a slot that is damaged (not merely never written)
+ * is described in "note" (ke_msg non-empty), the other one still used.
+ * Both slots are checked by the rule above; the image itself is then
+ * agg_buf_check()'s against the DOF.
+ */
+int rgn_view_aggtot(const struct rgn_view *v, struct rgn_aggtot_view *tv,
+    struct kdt_err *note);
+/* Reader: does buffer "i" count on top of totals "tv" (the rule)? */
+int rgn_agg_take(const struct rgn_view *v, const struct rgn_aggtot_view *tv,
+    uint32_t i);
+/* Reader: intervals of CPU "cpu" neither in the totals nor in a buffer. */
+uint64_t rgn_agg_missing(const struct rgn_view *v,
+    const struct rgn_aggtot_view *tv, uint32_t cpu);
+/* ==== aggregation totals (end) ==== */
 #endif /* KDT_RGN_H */

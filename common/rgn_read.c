@@ -16,6 +16,7 @@
  * a panic can leave them half written.
  */
 #include "rgn.h"
+#include "agg.h"
 #include "dof_load.h"
 #include "spec.h"	/* the speculation area (rgn_walk_spec) */
 
@@ -203,10 +204,18 @@ static int
 rgn_check_aggs(const struct rgn_view *v, struct kdt_err *err)
 {
 	const struct rgn_hdr *h = v->rv_hdr;
-	uint64_t off = v->rv_meta->rm_agg_off, sz;
+	const struct rgn_meta *m = v->rv_meta;
+	uint64_t off = m->rm_agg_off, sz, toff, tsz;
+	uint32_t n = rgn_view_nagg(v);
 
 	if (off == 0)
 		return 0;
+	if (RGN_META_HAS_AGGTOT(m) && m->rm_agg_nbuf != 0 &&
+	    m->rm_agg_nbuf != 2 * h->rh_ncpu)
+		return kdt_err_set(err, EINVAL, "RGN_AGGNBUF",
+		    h->rh_meta_off + 144,
+		    "aggregation buffer count %u is neither 0 nor 2 x %u CPUs",
+		    m->rm_agg_nbuf, h->rh_ncpu);
 	if (off % RGN_PAGE != 0 || off < h->rh_meta_off + h->rh_meta_size ||
 	    off >= h->rh_cpu_off || h->rh_cpu_off - off < 8 + 8)
 		return kdt_err_set(err, EINVAL, "RGN_AGGOFF", h->rh_meta_off + 56,
@@ -216,11 +225,26 @@ rgn_check_aggs(const struct rgn_view *v, struct kdt_err *err)
 		    (unsigned long long)h->rh_cpu_off);
 	memcpy(&sz, v->rv_base + off + 8, sizeof (sz));	/* ab_size */
 	if (sz == 0 || sz % RGN_PAGE != 0 ||
-	    sz > (h->rh_cpu_off - off) / h->rh_ncpu)
+	    sz > (h->rh_cpu_off - off) / n)
 		return kdt_err_set(err, EINVAL, "RGN_AGGSIZE", off + 8,
 		    "aggregation buffers of 0x%llx bytes: %u of them must fit the 0x%llx bytes before the cpu areas, in whole pages",
-		    (unsigned long long)sz, h->rh_ncpu,
+		    (unsigned long long)sz, n,
 		    (unsigned long long)(h->rh_cpu_off - off));
+	if (!RGN_META_HAS_AGGTOT(m) || (toff = m->rm_aggtot_off) == 0)
+		return 0;
+	/* rule 16: the totals area, right after the buffers */
+	tsz = m->rm_aggtot_size;
+	if (m->rm_agg_nbuf == 0 || toff != off + (uint64_t)n * sz ||
+	    tsz == 0 || tsz % (2 * RGN_PAGE) != 0 ||
+	    tsz > h->rh_cpu_off - toff ||
+	    tsz / 2 <= RGN_AGGTOT_HDRSIZE + 8ULL * h->rh_ncpu)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT",
+		    h->rh_meta_off + 128,
+		    "aggregation totals area at offset 0x%llx size 0x%llx must follow the %u aggregation buffers (0x%llx) as two slots of whole pages, each larger than 0x%llx bytes, before the cpu areas at 0x%llx",
+		    (unsigned long long)toff, (unsigned long long)tsz, n,
+		    (unsigned long long)(off + (uint64_t)n * sz),
+		    (unsigned long long)(RGN_AGGTOT_HDRSIZE +
+		    8ULL * h->rh_ncpu), (unsigned long long)h->rh_cpu_off);
 	return 0;
 }
 
@@ -315,8 +339,14 @@ rgn_check_cpus(const struct rgn_view *v, struct kdt_err *err)
  * 13. Every cpu header has RGN_CPU_MAGIC, rc_cpu == its index and
  *     rc_size == rh_bufsize.
  * 14. An aggregation area (rm_agg_off != 0) is page-aligned between the
- *     metadata and the cpu areas and holds rh_ncpu buffers of CPU 0's
+ *     metadata and the cpu areas and holds rh_ncpu buffers (2 * rh_ncpu
+ *     when rm_agg_nbuf says so, its only other value) of CPU 0's
  *     ab_size, a page multiple.
+ * 16. A totals area (rm_aggtot_off != 0, only when rgn_meta has it:
+ *     RGN_META_HAS_AGGTOT, and with rm_agg_nbuf set) follows the
+ *     aggregation buffers: two slots of whole pages, each larger than a
+ *     slot header and its interval array, before the cpu areas.  The
+ *     slots are checked when read (rgn_view_aggtot).
  * 15. The speculation and variable areas (rm_spec_off, rm_gvar_off != 0,
  *     only when rgn_meta has them: RGN_META_HAS_VARS) are whole pages
  *     after the metadata, ending at or before the cpu areas, the
@@ -415,6 +445,204 @@ rgn_view_agg(const struct rgn_view *v, uint32_t cpu, uint64_t *len)
 	*len = sz;
 	return v->rv_base + off + (uint64_t)cpu * sz;
 }
+
+/* ---- aggregation totals (rgn.h; begin) ---- */
+
+uint32_t
+rgn_view_nagg(const struct rgn_view *v)
+{
+	const struct rgn_meta *m = v->rv_meta;
+
+	if (v->rv_hdr == NULL || m == NULL || m->rm_agg_off == 0)
+		return 0;
+	if (RGN_META_HAS_AGGTOT(m) && m->rm_agg_nbuf != 0)
+		return m->rm_agg_nbuf;
+	return v->rv_hdr->rh_ncpu;
+}
+
+const void *
+rgn_view_aggbuf(const struct rgn_view *v, uint32_t i, uint64_t *len)
+{
+	uint64_t off, sz;
+
+	if (i >= rgn_view_nagg(v))
+		return NULL;
+	off = v->rv_meta->rm_agg_off;
+	memcpy(&sz, v->rv_base + off + 8, sizeof (sz));	/* rule 14 */
+	*len = sz;
+	return v->rv_base + off + (uint64_t)i * sz;
+}
+
+/* Does the interval rule apply (a live state's buffers and spares)? */
+static int
+rgn_agg_rule(const struct rgn_view *v)
+{
+	return rgn_view_nagg(v) != 0 && RGN_META_HAS_AGGTOT(v->rv_meta) &&
+	    v->rv_meta->rm_agg_nbuf != 0;
+}
+
+/* ab_interval of buffer "i" (read as bytes: not yet agg_buf_check'ed). */
+static uint64_t
+rgn_agg_ival(const struct rgn_view *v, uint32_t i)
+{
+	uint64_t len, ival;
+	const uint8_t *b = rgn_view_aggbuf(v, i, &len);
+
+	memcpy(&ival, b + 56, sizeof (ival));
+	return ival;
+}
+
+/* The newest interval among CPU "cpu"'s two buffers. */
+static uint64_t
+rgn_agg_newest(const struct rgn_view *v, uint32_t cpu)
+{
+	uint64_t a = rgn_agg_ival(v, cpu);
+	uint64_t b = rgn_agg_ival(v, cpu + v->rv_hdr->rh_ncpu);
+
+	return a > b ? a : b;
+}
+
+/* Is slot "i" valid?  0, -ENOENT (never written or being written),
+ * -EINVAL with "err" (damaged). */
+static int
+rgn_aggtot_check(const struct rgn_view *v, uint32_t i,
+    const struct rgn_aggtot **tp, struct kdt_err *err)
+{
+	const struct rgn_meta *m = v->rv_meta;
+	const uint32_t ncpu = v->rv_hdr->rh_ncpu;
+	const uint64_t slot = m->rm_aggtot_size / 2;
+	const uint64_t soff = m->rm_aggtot_off + i * slot;
+	const uint8_t *p = v->rv_base + soff;
+	struct rgn_aggtot t;
+	uint64_t hdr = RGN_AGGTOT_HDRSIZE + 8ULL * ncpu, ival, newest;
+	uint32_t crc, c;
+
+	memcpy(&t, p, sizeof (t));
+	if (t.at_magic == 0 && t.at_seq == 0)
+		return -ENOENT;
+	if (t.at_magic != RGN_AGGTOT_MAGIC)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", soff,
+		    "aggregation totals slot %u: magic 0x%08x is not 0x%08x",
+		    i, t.at_magic, RGN_AGGTOT_MAGIC);
+	if (t.at_seq == 0)
+		return -ENOENT;
+	if (t.at_ncpu != ncpu)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", soff + 4,
+		    "aggregation totals slot %u: %u CPUs, the region has %u",
+		    i, t.at_ncpu, ncpu);
+	if (t.at_len > slot - hdr || t.at_len < AGG_BUF_HDRSIZE)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", soff + 16,
+		    "aggregation totals slot %u: image of 0x%llx bytes is outside 0x%x..0x%llx, the room after the slot header",
+		    i, (unsigned long long)t.at_len, AGG_BUF_HDRSIZE,
+		    (unsigned long long)(slot - hdr));
+	t.at_crc = 0;
+	crc = kenv_crc32(&t, sizeof (t)) ^ kenv_crc32(p + sizeof (t),
+	    hdr - sizeof (t) + t.at_len);
+	memcpy(&t.at_crc, p + 32, sizeof (t.at_crc));
+	if (crc != t.at_crc)
+		return kdt_err_set(err, EBADMSG, "RGN_AGGTOT", soff + 32,
+		    "aggregation totals slot %u (write %llu): CRC 0x%08x does not match the computed 0x%08x (torn or damaged)",
+		    i, (unsigned long long)t.at_seq, t.at_crc, crc);
+	for (c = 0; c < ncpu; c++) {
+		memcpy(&ival, p + RGN_AGGTOT_HDRSIZE + 8ULL * c, 8);
+		newest = rgn_agg_newest(v, c);
+		if (ival != 0 && ival >= newest)
+			return kdt_err_set(err, EINVAL, "RGN_AGGTOT",
+			    soff + RGN_AGGTOT_HDRSIZE + 8ULL * c,
+			    "aggregation totals slot %u: CPU %u's interval %llu is not below its newest buffer's interval %llu (an interval in the future)",
+			    i, c, (unsigned long long)ival,
+			    (unsigned long long)newest);
+	}
+	*tp = (const struct rgn_aggtot *)p;
+	return 0;
+}
+
+int
+rgn_view_aggtot(const struct rgn_view *v, struct rgn_aggtot_view *tv,
+    struct kdt_err *note)
+{
+	const struct rgn_aggtot *t[2] = { NULL, NULL }, *best;
+	struct kdt_err e[2];
+	uint32_t i, w;
+
+	memset(tv, 0, sizeof (*tv));
+	note->ke_msg[0] = '\0';
+	if (!rgn_agg_rule(v))
+		return 0;
+	tv->tv_rule = 1;
+	if (v->rv_meta->rm_aggtot_off == 0)
+		return 0;
+	for (i = 0; i < 2; i++) {
+		e[i].ke_msg[0] = '\0';
+		(void) rgn_aggtot_check(v, i, &t[i], &e[i]);
+	}
+	w = t[1] != NULL && (t[0] == NULL || t[1]->at_seq > t[0]->at_seq);
+	best = t[w];
+	/* the damaged slot other than the one used, if any */
+	for (i = 0; i < 2; i++)
+		if (t[i] == NULL && e[i].ke_msg[0] != '\0') {
+			*note = e[i];
+			break;
+		}
+	if (best == NULL)
+		return 0;
+	tv->tv_ival = (const uint64_t *)(best + 1);
+	tv->tv_img = (const struct agg_buf *)((const uint8_t *)(best + 1) +
+	    8ULL * v->rv_hdr->rh_ncpu);
+	tv->tv_len = best->at_len;
+	tv->tv_left = best->at_left;
+	tv->tv_seq = best->at_seq;
+	tv->tv_slot = w;
+	return 0;
+}
+
+/* g[cpu] of the totals (0: no totals). */
+static uint64_t
+rgn_agg_g(const struct rgn_aggtot_view *tv, uint32_t cpu)
+{
+	uint64_t g;
+
+	if (tv == NULL || tv->tv_ival == NULL)
+		return 0;
+	memcpy(&g, &tv->tv_ival[cpu], sizeof (g));
+	return g;
+}
+
+int
+rgn_agg_take(const struct rgn_view *v, const struct rgn_aggtot_view *tv,
+    uint32_t i)
+{
+	if (i >= rgn_view_nagg(v))
+		return 0;
+	if (!rgn_agg_rule(v))
+		return 1;
+	return rgn_agg_ival(v, i) > rgn_agg_g(tv, i % v->rv_hdr->rh_ncpu);
+}
+
+uint64_t
+rgn_agg_missing(const struct rgn_view *v, const struct rgn_aggtot_view *tv,
+    uint32_t cpu)
+{
+	uint64_t g, a, b, have;
+
+	if (!rgn_agg_rule(v) || cpu >= v->rv_hdr->rh_ncpu)
+		return 0;
+	g = rgn_agg_g(tv, cpu);
+	a = rgn_agg_ival(v, cpu);
+	b = rgn_agg_ival(v, cpu + v->rv_hdr->rh_ncpu);
+	if (a < b) {
+		uint64_t x = a;
+
+		a = b;
+		b = x;
+	}
+	if (a <= g)
+		return 0;
+	have = 1 + (b > g && b != a);
+	return a - g > have ? a - g - have : 0;
+}
+/* ---- aggregation totals (end) ---- */
+
 
 /* EPIDs are allocated densely from 1, so try slot epid - 1 first. */
 const struct rgn_epid *

@@ -155,9 +155,12 @@ rgn_size_for(const struct rgn_params *p, uint64_t bufsize)
 	pcap = p->rp_probe_cap != 0 ? p->rp_probe_cap : RGN_PROBE_CAP_DEFAULT;
 	ecap = p->rp_epid_cap != 0 ? p->rp_epid_cap : RGN_EPID_CAP_DEFAULT;
 	stride = rgn_roundup(rgn_roundup(bufsize, 8) + RGN_CPU_HDRSIZE,
-	    RGN_PAGE) + rgn_roundup(p->rp_aggsize, RGN_PAGE);
+	    RGN_PAGE) + rgn_roundup(p->rp_aggsize, RGN_PAGE) *
+	    (p->rp_aggnbuf > p->rp_ncpu ? 2 : 1);
 	return RGN_PAGE + rgn_roundup(rgn_meta_layout(&m, pcap, ecap,
 	    p->rp_dofsz), RGN_PAGE) + rgn_roundup(p->rp_modsize, RGN_PAGE) +
+	    (p->rp_aggsize != 0 && p->rp_aggnbuf > p->rp_ncpu ?
+	    2 * rgn_roundup(p->rp_aggtot, RGN_PAGE) : 0) +	/* totals */
 	    rgn_roundup(p->rp_specarea, RGN_PAGE) +	/* speculations */
 	    rgn_roundup(p->rp_vararea, RGN_PAGE) +	/* and variables */
 	    (uint64_t)p->rp_ncpu * stride;
@@ -233,8 +236,8 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 {
 	struct rgn_hdr h;
 	struct rgn_meta m;
-	uint64_t need, stride, astride;
-	uint32_t pcap, ecap, cpu;
+	uint64_t need, stride, astride, tot;
+	uint32_t pcap, ecap, cpu, nagg;
 	int rv;
 
 	if ((rv = rgn_check_params(size, p, err)) != 0)
@@ -253,15 +256,27 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 		h.rh_cpu_off += m.rm_mod_size;
 	}
 	astride = rgn_roundup(p->rp_aggsize, RGN_PAGE);
+	nagg = p->rp_aggnbuf > p->rp_ncpu ? 2 * p->rp_ncpu : p->rp_ncpu;
+	tot = astride != 0 && nagg != p->rp_ncpu ?	/* totals: live only */
+	    rgn_roundup(p->rp_aggtot, RGN_PAGE) : 0;
 	if (astride != 0) {
-		if (astride > size / p->rp_ncpu)
+		if (astride > size / nagg || tot > size / 2 ||
+		    h.rh_cpu_off + nagg * astride + 2 * tot > size)
 			return kdt_err_set(err, ENOSPC, "RGN_SIZE",
 			    KDT_ERR_NOOFF,
-			    "region: size 0x%llx cannot hold %u aggregation buffers of 0x%llx bytes",
-			    (unsigned long long)size, p->rp_ncpu,
-			    (unsigned long long)astride);
+			    "region: size 0x%llx cannot hold %u aggregation buffers of 0x%llx bytes and totals of 2 x 0x%llx",
+			    (unsigned long long)size, nagg,
+			    (unsigned long long)astride,
+			    (unsigned long long)tot);
 		m.rm_agg_off = h.rh_cpu_off;
-		h.rh_cpu_off += (uint64_t)p->rp_ncpu * astride;
+		h.rh_cpu_off += (uint64_t)nagg * astride;
+		if (nagg != p->rp_ncpu)
+			m.rm_agg_nbuf = nagg;
+		if (tot != 0) {		/* rgn.h, "Aggregation totals" */
+			m.rm_aggtot_off = h.rh_cpu_off;
+			m.rm_aggtot_size = 2 * tot;
+			h.rh_cpu_off += 2 * tot;
+		}
 	}
 	/* speculations and variables (rgn.h): after the aggregations */
 	if ((rv = rgn_init_specvar(&h, &m, size, p, err)) != 0)
@@ -289,10 +304,14 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 		((struct rgn_modarea *)((uint8_t *)base +
 		    m.rm_mod_off))->ma_magic = RGN_MOD_MAGIC;
 	rgn_init_cpus(base, &h);
-	for (cpu = 0; astride != 0 && cpu < p->rp_ncpu; cpu++)
+	for (cpu = 0; astride != 0 && cpu < nagg; cpu++)
 		if ((rv = agg_buf_init((uint8_t *)base + m.rm_agg_off +
-		    cpu * astride, astride, cpu, err)) != 0)
+		    cpu * astride, astride, cpu % p->rp_ncpu, err)) != 0)
 			return rv;
+	/* a live state's first active buffers collect interval 1 (rgn.h) */
+	for (cpu = 0; nagg != p->rp_ncpu && cpu < p->rp_ncpu; cpu++)
+		((struct agg_buf *)((uint8_t *)base + m.rm_agg_off +
+		    cpu * astride))->ab_interval = 1;
 
 	h.rh_magic = rgn_magic();
 	h.rh_crc = kenv_crc32(&h, sizeof (h));
@@ -496,11 +515,108 @@ rgn_agg(void *base, uint32_t cpu)
 	const struct rgn_meta *m = rgn_meta(base);
 	const struct agg_buf *ab0;
 
-	if (m->rm_agg_off == 0 || cpu >= h->rh_ncpu)
+	if (m->rm_agg_off == 0 || cpu >= (m->rm_agg_nbuf != 0 ?
+	    m->rm_agg_nbuf : h->rh_ncpu))
 		return NULL;
 	ab0 = (const struct agg_buf *)((uint8_t *)base + m->rm_agg_off);
 	return (uint8_t *)base + m->rm_agg_off + cpu * ab0->ab_size;
 }
+
+/* ---- aggregation totals (rgn.h; begin) ---- */
+
+/* Slot "i" of the totals area. */
+static struct rgn_aggtot *
+rgn_aggtot_slot(void *base, uint32_t i)
+{
+	const struct rgn_meta *m = rgn_meta(base);
+
+	return (struct rgn_aggtot *)((uint8_t *)base + m->rm_aggtot_off +
+	    (uint64_t)i * (m->rm_aggtot_size / 2));
+}
+
+/* The slot to write next: never written, or the older one. */
+static uint32_t
+rgn_aggtot_next(void *base)
+{
+	const struct rgn_aggtot *a = rgn_aggtot_slot(base, 0);
+	const struct rgn_aggtot *b = rgn_aggtot_slot(base, 1);
+
+	return a->at_seq > b->at_seq ? 1 : 0;
+}
+
+void *
+rgn_aggtot_begin(void *base, uint64_t *cap)
+{
+	const struct rgn_meta *m = rgn_meta(base);
+	const uint32_t ncpu = rgn_hdr(base)->rh_ncpu;
+	struct rgn_aggtot *t;
+	uint64_t hdr = RGN_AGGTOT_HDRSIZE + 8ULL * ncpu;
+
+	*cap = 0;
+	if (m->rm_aggtot_off == 0 || m->rm_aggtot_size / 2 <= hdr)
+		return NULL;
+	t = rgn_aggtot_slot(base, rgn_aggtot_next(base));
+	KENV_WRITE_ONCE(t->at_seq, 0);
+	kenv_wmb();
+	*cap = m->rm_aggtot_size / 2 - RGN_AGGTOT_HDRSIZE;
+	return t + 1;
+}
+
+uint64_t
+rgn_aggtot_cap(void *base)
+{
+	const struct rgn_meta *m = rgn_meta(base);
+	const uint64_t hdr = RGN_AGGTOT_HDRSIZE +
+	    8ULL * rgn_hdr(base)->rh_ncpu;
+
+	if (m->rm_aggtot_off == 0 || m->rm_aggtot_size / 2 <= hdr)
+		return 0;
+	return m->rm_aggtot_size / 2 - hdr;
+}
+
+int
+rgn_aggtot_commit(void *base, uint64_t len, uint64_t left,
+    struct kdt_err *err)
+{
+	const struct rgn_meta *m = rgn_meta(base);
+	const uint32_t ncpu = rgn_hdr(base)->rh_ncpu;
+	const uint32_t i = rgn_aggtot_next(base);
+	struct rgn_aggtot *t, *o, h;
+	const struct agg_buf *ab;
+	uint64_t cap, seq;
+
+	if (m->rm_aggtot_off == 0)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", KDT_ERR_NOOFF,
+		    "region: no aggregation totals area");
+	t = rgn_aggtot_slot(base, i);
+	o = rgn_aggtot_slot(base, 1 - i);
+	cap = m->rm_aggtot_size / 2 - RGN_AGGTOT_HDRSIZE - 8ULL * ncpu;
+	ab = (const struct agg_buf *)((uint8_t *)(t + 1) + 8ULL * ncpu);
+	if (len < AGG_BUF_HDRSIZE || len > cap || ab->ab_magic !=
+	    AGG_BUF_MAGIC || ab->ab_size != len ||
+	    ab->ab_heap_off + ab->ab_heap_used > len)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", KDT_ERR_NOOFF,
+		    "aggregation totals: image of %llu bytes (ab_size %llu) is not an aggregation buffer of at most %llu bytes",
+		    (unsigned long long)len,
+		    (unsigned long long)(len >= AGG_BUF_HDRSIZE ?
+		    ab->ab_size : 0), (unsigned long long)cap);
+	/* the header as it will read, CRC'd here; at_seq goes in last */
+	memset(&h, 0, sizeof (h));
+	h.at_magic = RGN_AGGTOT_MAGIC;
+	h.at_ncpu = ncpu;
+	h.at_seq = o->at_seq + 1;
+	h.at_len = len;
+	h.at_left = left;
+	h.at_crc = kenv_crc32(&h, sizeof (h)) ^ kenv_crc32(t + 1,
+	    8ULL * ncpu + len);
+	seq = h.at_seq;
+	h.at_seq = 0;
+	memcpy(t, &h, sizeof (h));
+	kenv_wmb();
+	KENV_WRITE_ONCE(t->at_seq, seq);
+	return 0;
+}
+/* ---- aggregation totals (end) ---- */
 
 /* ==== page list: live regions in ordinary kernel memory (begin) ==== */
 

@@ -40,6 +40,7 @@
 #include "common/dof_load.h"
 #include "common/dof_libact.h"
 #include "common/agg.h"
+#include "common/rgn.h"
 #include "consumer/kc_fmt.h"
 #include "consumer/kc_agg.h"
 #include "consumer/kc_sym.h"
@@ -280,6 +281,150 @@ kc_aggs_snap(struct kc_aggs *ka, const struct agg_buf *ab)
 		    agg_ent_data(ae));
 	}
 	return 0;
+}
+
+/* ---- the region's totals (rgn.h, "Aggregation totals") ---- */
+
+int
+kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
+    uint64_t *len, uint64_t *left)
+{
+	struct agg_buf *ab = buf;
+	const struct kc_agge *ke;
+	const struct dof_agg *ag;
+	struct agg_ent *ae;
+	struct kdt_err err;
+	uint64_t need, end;
+	uint32_t i;
+
+	*len = 0;
+	*left = 0;
+	if (cap > 0xffffffffull)
+		cap = 0xffffffffull;
+	if (agg_buf_init(buf, cap & ~7ull, 0, &err) != 0)
+		return -EINVAL;
+	end = ab->ab_heap_off;
+	for (i = 0; i < ka->ka_nents; i++) {
+		ke = &ka->ka_ents[i];
+		if (ke->ke_dead)
+			continue;
+		ag = ka->ka_vars[ke->ke_varid].kv_ag;
+		need = AGG_ENT_HDRSIZE + (uint64_t)ag->ag_keysize +
+		    ag->ag_datasize;
+		if (need > ab->ab_size - end) {
+			(*left)++;
+			continue;
+		}
+		ae = (struct agg_ent *)((uint8_t *)buf + end);
+		memset(ae, 0, sizeof (*ae));
+		ae->ae_hash = ke->ke_hash;
+		ae->ae_aggid = ag->ag_id;
+		ae->ae_keysize = ag->ag_keysize;
+		ae->ae_datasize = ag->ag_datasize;
+		memcpy(ae + 1, ke->ke_key, ag->ag_keysize);
+		memcpy((uint8_t *)(ae + 1) + ag->ag_keysize, ke->ke_data,
+		    ag->ag_datasize);
+		end += need;
+		ab->ab_nents++;
+	}
+	ab->ab_heap_used = end - ab->ab_heap_off;
+	ab->ab_size = end;
+	*len = end;
+	return 0;
+}
+
+/* Merge one checked-or-reported buffer of a region.  1: left out. */
+static int
+kc_aggs_region_buf(struct kc_aggs *ka, const void *buf, uint64_t len,
+    const char *what, uint32_t cpu, const char *prog, const char *input,
+    FILE *err)
+{
+	struct kdt_err ke;
+
+	if (agg_buf_check(buf, len, ka->ka_den, &ke) != 0) {
+		fprintf(err, "%s: %s: %s of CPU %u left out: %s\n",
+		    prog, input, what, cpu, ke.ke_msg);
+		return 1;
+	}
+	if (kc_aggs_snap(ka, buf) != 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int
+kc_aggs_region(struct kc_aggs *ka, const struct rgn_view *v,
+    const char *prog, const char *input, FILE *err)
+{
+	const uint32_t ncpu = v->rv_hdr->rh_ncpu, n = rgn_view_nagg(v);
+	struct rgn_aggtot_view tv;
+	const struct agg_buf *ab;
+	struct kdt_err note;
+	uint64_t len, miss, *drops;
+	uint32_t i, cpu;
+	int rv, partial = 0;
+
+	if (n == 0)
+		return 0;
+	if ((drops = calloc(ncpu, sizeof (*drops))) == NULL)
+		return -ENOMEM;
+	(void) rgn_view_aggtot(v, &tv, &note);
+	if (note.ke_msg[0] != '\0')
+		fprintf(err, "%s: %s: %s (the other slot is used)\n", prog,
+		    input, note.ke_msg);
+	if (tv.tv_img != NULL) {
+		if (agg_buf_check(tv.tv_img, tv.tv_len, ka->ka_den,
+		    &note) != 0) {
+			fprintf(err, "%s: %s: aggregation totals (slot %u, write %llu) left out: %s\n",
+			    prog, input, tv.tv_slot,
+			    (unsigned long long)tv.tv_seq, note.ke_msg);
+			tv.tv_img = NULL;
+			tv.tv_ival = NULL;	/* then every buffer counts */
+			partial = 1;
+		} else if (kc_aggs_snap(ka, tv.tv_img) != 0) {
+			free(drops);
+			return -ENOMEM;
+		}
+		if (tv.tv_img != NULL && tv.tv_left != 0) {
+			fprintf(err, "%s: %s: aggregations partial: %llu entries of the consumer's table did not fit the region's totals slot\n",
+			    prog, input, (unsigned long long)tv.tv_left);
+			partial = 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		cpu = i % ncpu;
+		ab = rgn_view_aggbuf(v, i, &len);
+		if (!rgn_agg_take(v, &tv, i)) {
+			/* covered by the totals: only its drop count */
+			if (agg_buf_check(ab, len, ka->ka_den, &note) == 0 &&
+			    ab->ab_drops > drops[cpu])
+				drops[cpu] = ab->ab_drops;
+			continue;
+		}
+		rv = kc_aggs_region_buf(ka, ab, len, i < ncpu || !tv.tv_rule ?
+		    "aggregation buffer" : "spare aggregation buffer", cpu,
+		    prog, input, err);
+		if (rv < 0) {
+			free(drops);
+			return rv;
+		}
+		if (rv > 0) {
+			partial = 1;
+			continue;
+		}
+		if (ab->ab_drops > drops[cpu])
+			drops[cpu] = ab->ab_drops;
+	}
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		kc_fmt_drops(err, prog, KC_DROP_AGGREGATION, drops[cpu], cpu);
+		miss = rgn_agg_missing(v, tv.tv_img != NULL ? &tv : NULL, cpu);
+		if (miss != 0) {
+			fprintf(err, "%s: %s: aggregations partial: %llu aggregation interval(s) of CPU %u are neither in the consumer's totals nor in a buffer\n",
+			    prog, input, (unsigned long long)miss, cpu);
+			partial = 1;
+		}
+	}
+	free(drops);
+	return partial;
 }
 
 /* ---- values ---- */

@@ -57,6 +57,31 @@ void kc_aggs_free(struct kc_aggs *ka);
 int kc_aggs_snap(struct kc_aggs *ka, const struct agg_buf *ab);
 
 /*
+ * The table as an agg_buf image (agg.h) for the region's totals (rgn.h,
+ * "Aggregation totals"): entries removed by trunc() are left out, every
+ * other one is written with the first aggregation id of its variable and
+ * its merged value (normalize() is a display setting: not applied), the
+ * chains empty, ab_size = the bytes used (*len).  At most "cap" bytes
+ * (at least AGG_BUF_HDRSIZE + 256): entries that do not fit are counted
+ * in *left.  0, or -EINVAL when cap is too small for an empty table.
+ */
+int kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
+    uint64_t *len, uint64_t *left);
+
+struct rgn_view;
+/*
+ * A region image's aggregations merged into "ka" (kdt-extract, the crash
+ * extension): the buffers, or for a live state's region its totals and
+ * the buffers they do not cover (rgn.h, "Aggregation totals").  Buffers
+ * and slots that fail their checks, aggregation drops, entries left out
+ * of the totals and intervals that are nowhere are reported on "err" as
+ * "prog: input: ...".  0 when the numbers are complete, 1 when something
+ * is missing (reported), -ENOMEM.
+ */
+int kc_aggs_region(struct kc_aggs *ka, const struct rgn_view *v,
+    const char *prog, const char *input, FILE *err);
+
+/*
  * printa(): print the aggregations "varids[0, nvarids)" together (joined
  * by key, reference 5.3) with format "fmt", or the default layout when fmt
  * is NULL; marks them printed so kc_aggs_print_all() skips them.  0, or

@@ -416,6 +416,34 @@ kc_x_addent(struct kc_x *x, const struct agg_ent *ae)
 }
 
 /*
+ * The "n"th aggregation image to merge (NULL after the last): for a live
+ * state's region the consumer's totals (when a valid slot passes
+ * agg_buf_check) and then the buffers they do not cover, otherwise every
+ * CPU's buffer -- rgn.h, "Aggregation totals"; text mode's
+ * kc_aggs_region() reports what is missing.
+ */
+static const struct agg_buf *
+kc_x_aggsrc(const struct kc_x *x, uint32_t n, uint64_t *len)
+{
+	struct rgn_aggtot_view tv;
+	struct kdt_err note;
+	uint32_t i, k = 0;
+
+	(void) rgn_view_aggtot(&x->x_v, &tv, &note);
+	if (tv.tv_img != NULL &&
+	    agg_buf_check(tv.tv_img, tv.tv_len, x->x_den, &note) != 0)
+		tv.tv_img = NULL, tv.tv_ival = NULL;
+	if (tv.tv_img != NULL && n == k++) {
+		*len = tv.tv_len;
+		return tv.tv_img;
+	}
+	for (i = 0; i < rgn_view_nagg(&x->x_v); i++)
+		if (rgn_agg_take(&x->x_v, &tv, i) && n == k++)
+			return rgn_view_aggbuf(&x->x_v, i, len);
+	return NULL;
+}
+
+/*
  * Every CPU's checked buffer, entries sorted by (variable, key) and equal
  * ones merged with agg_data_merge() -- the merge kc_aggs_snap() does.
  */
@@ -430,10 +458,9 @@ kc_x_aggs(struct kc_x *x)
 
 	if (x->x_den->den_naggs == 0 || rgn_view_agg(&x->x_v, 0, &len) == NULL)
 		return;
-	for (cpu = 0; cpu < x->x_v.rv_hdr->rh_ncpu; cpu++) {
-		ab = rgn_view_agg(&x->x_v, cpu, &len);
+	for (cpu = 0; (ab = kc_x_aggsrc(x, cpu, &len)) != NULL; cpu++) {
 		if (agg_buf_check(ab, len, x->x_den, &ke) != 0) {
-			fprintf(x->x_err, "%s: %s: aggregation buffer of CPU %u left out: %s\n",
+			fprintf(x->x_err, "%s: %s: aggregation buffer %u left out: %s\n",
 			    x->x_prog, x->x_input, cpu, ke.ke_msg);
 			continue;
 		}
@@ -1211,11 +1238,10 @@ kc_x_printa(const struct kc_x *x, uint32_t varid)
 
 	if ((ka = kc_aggs_new(x->x_den)) == NULL)
 		return NULL;
-	for (cpu = 0; cpu < x->x_v.rv_hdr->rh_ncpu; cpu++) {
-		ab = rgn_view_agg(&x->x_v, cpu, &len);
+	/* the same merge as kc_x_aggs (rgn.h, "Aggregation totals") */
+	for (cpu = 0; (ab = kc_x_aggsrc(x, cpu, &len)) != NULL; cpu++)
 		if (agg_buf_check(ab, len, x->x_den, &ke) == 0)
 			(void) kc_aggs_snap(ka, ab);
-	}
 	if ((m = open_memstream(&t, &tl)) != NULL) {
 		(void) kc_aggs_printa(ka, m, NULL, &varid, 1);
 		fclose(m);

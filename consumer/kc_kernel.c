@@ -20,6 +20,13 @@
  * KIO_STOP (before that a snapshot brings the header alone: the drop
  * count, which ends a fill-policy run), so they are decoded at the end.
  *
+ * Aggregations.  At aggrate (and before printa, clear() and the end)
+ * every CPU's aggregation buffer is snapshotted (KIO_SNAP_AGG) and
+ * merged into the session's table (kc_agg.h); after each round the table
+ * goes back to kdt.ko with the intervals it holds (KIO_AGGTOT), which
+ * keeps it in a live state's region so a crash dump carries the numbers
+ * this process had (rgn.h, "Aggregation totals").
+ *
  * The userspace copy of the enabling.  The engine loads the DOF it hands
  * to the kernel with dof_load() too: the decoder needs every ECB's
  * record layout, and a description that matched nothing is named from
@@ -93,6 +100,10 @@ struct kk {
 	uint32_t	kk_ncpu;
 	uint8_t		*kk_aggbuf;	/* ken_aggsize bytes, or NULL */
 	uint64_t	*kk_aggdrops;	/* [cpu]: ab_drops last seen */
+	uint8_t		*kk_tot;	/* KIO_AGGTOT buffer: [cpu] intervals
+					   merged, then the table image */
+	uint64_t	kk_totcap;	/* image bytes a totals slot holds */
+	int		kk_notot;	/* kdt.ko keeps no totals (-ENOENT) */
 	uint64_t	kk_switchrate;	/* ns between buffer snapshots */
 	uint64_t	kk_aggrate;	/* ns between agg. snapshots */
 	uint64_t	kk_statusrate;	/* ns between drop reports */
@@ -395,6 +406,49 @@ kk_aggs(struct kk *k)
 /* ---- the consumer loop ---- */
 
 /*
+ * After a round of aggregation snapshots: hand the merged table to
+ * kdt.ko (KIO_AGGTOT), which keeps it in a live state's region so a
+ * crash dump holds the totals (rgn.h, "Aggregation totals").  The first
+ * call asks for the slot size; -ENOENT (anonymous state, buffers in
+ * kernel memory, an older kdt.ko) turns it off for the session.
+ */
+static void
+kk_aggtot(struct kk *k)
+{
+	struct kio_aggtot kt;
+	uint64_t len, left;
+
+	if (k->kk_notot || k->kk_sess.se_aggs == NULL)
+		return;
+	memset(&kt, 0, sizeof (kt));
+	kt.kt_ncpu = k->kk_ncpu;
+	if (k->kk_tot == NULL) {	/* before the first round */
+		if (ioctl(k->kk_fd, KIO_AGGTOT, &kt) != 0 ||
+		    kt.kt_cap < AGG_BUF_HDRSIZE + 256 ||
+		    (k->kk_tot = calloc(1, 8ULL * k->kk_ncpu +
+		    kt.kt_cap)) == NULL) {
+			if (errno != ENOENT && errno != ENOTTY)
+				(void) kk_ioctl_failed(k, "KIO_AGGTOT", 0,
+				    errno);
+			k->kk_notot = 1;
+			return;
+		}
+		k->kk_totcap = kt.kt_cap;
+		return;
+	}
+	if (kc_aggs_image(k->kk_sess.se_aggs, k->kk_tot + 8ULL * k->kk_ncpu,
+	    k->kk_totcap, &len, &left) != 0)
+		return;
+	kt.kt_buf = (uint64_t)(uintptr_t)k->kk_tot;
+	kt.kt_len = len;
+	kt.kt_left = left;
+	if (ioctl(k->kk_fd, KIO_AGGTOT, &kt) != 0) {
+		(void) kk_ioctl_failed(k, "KIO_AGGTOT", 0, errno);
+		k->kk_notot = 1;
+	}
+}
+
+/*
  * Merge every CPU's aggregation buffer into the session (its snapshot
  * callback; also at aggrate and at the end).
  */
@@ -410,6 +464,8 @@ kk_snap_aggs(void *arg)
 	k->kk_lastsnap = kk_now();
 	if (ab == NULL || k->kk_sess.se_aggs == NULL)
 		return;
+	if (k->kk_tot == NULL)
+		kk_aggtot(k);	/* asks for the totals slot size */
 	for (cpu = 0; cpu < k->kk_ncpu; cpu++) {
 		memset(&ks, 0, sizeof (ks));
 		ks.ks_cpu = cpu;
@@ -433,10 +489,15 @@ kk_snap_aggs(void *arg)
 			continue;
 		}
 		k->kk_aggdrops[cpu] = ab->ab_drops;
-		if (kc_aggs_snap(k->kk_sess.se_aggs, ab) != 0)
+		if (kc_aggs_snap(k->kk_sess.se_aggs, ab) != 0) {
 			fprintf(k->kk_err, "%s: out of memory merging aggregations\n",
 			    k->kk_prog);
+			continue;
+		}
+		if (k->kk_tot != NULL)	/* this CPU's interval is merged */
+			memcpy(k->kk_tot + 8ULL * cpu, &ab->ab_interval, 8);
 	}
+	kk_aggtot(k);
 }
 
 /*
@@ -683,6 +744,7 @@ kk_free(struct kk *k)
 		close(k->kk_fd);	/* stops and frees the kernel side */
 	free(k->kk_aggbuf);
 	free(k->kk_aggdrops);
+	free(k->kk_tot);
 	free(k->kk_mirror);
 	kc_uprobe_fini(&k->kk_up);
 	if (k->kk_den != NULL)

@@ -1173,39 +1173,32 @@ kc_load(const char *prog, const char *input, FILE *err, struct rgn_view *v,
  * them in the region), merged across CPUs and printed as dtrace prints
  * them when tracing stops -- after the final newline, each not yet
  * printed aggregation sorted.  A buffer that fails agg_buf_check() is
- * reported and left out; aggregation drops are reported per CPU.
+ * reported and left out; aggregation drops are reported per CPU.  A live
+ * state's region holds the consumer's totals too (kc_aggs_region()).
+ * 1 when something was left out or is missing (counted as partial).
  */
-static void
+static uint64_t
 kc_region_aggs(const struct rgn_view *v, const struct dof_enabling *den,
     const char *prog, const char *input, FILE *out, FILE *err)
 {
-	const struct agg_buf *ab;
 	struct kc_aggs *ka;
-	struct kdt_err ke;
 	uint64_t len;
-	uint32_t cpu;
+	int rv;
 
 	if (den->den_naggs == 0 || rgn_view_agg(v, 0, &len) == NULL)
-		return;
+		return 0;
 	if ((ka = kc_aggs_new(den)) == NULL) {
 		fprintf(err, "%s: %s: out of memory for the aggregations\n",
 		    prog, input);
-		return;
+		return 1;
 	}
-	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++) {
-		ab = rgn_view_agg(v, cpu, &len);
-		if (agg_buf_check(ab, len, den, &ke) != 0) {
-			fprintf(err, "%s: %s: aggregation buffer of CPU %u left out: %s\n",
-			    prog, input, cpu, ke.ke_msg);
-			continue;
-		}
-		kc_fmt_drops(err, prog, KC_DROP_AGGREGATION, ab->ab_drops, cpu);
-		if (kc_aggs_snap(ka, ab) != 0)
-			fprintf(err, "%s: %s: out of memory merging the aggregations of CPU %u\n",
-			    prog, input, cpu);
-	}
+	/* a live state's totals and buffers: rgn.h, "Aggregation totals" */
+	if ((rv = kc_aggs_region(ka, v, prog, input, err)) < 0)
+		fprintf(err, "%s: %s: out of memory merging the aggregations\n",
+		    prog, input);
 	(void) kc_aggs_print_all(ka, out);
 	kc_aggs_free(ka);
+	return rv != 0;
 }
 
 int
@@ -1254,7 +1247,7 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 	vio.vi_json = 0;
 	d->kd_nbad += kc_region_specs(d, &v, &vio);
 	fputc('\n', out);
-	kc_region_aggs(&v, den, o.do_prog, input, out, err);
+	d->kd_nbad += kc_region_aggs(&v, den, o.do_prog, input, out, err);
 	if (opts != NULL && (opts->ko_flags & KC_F_VARS))
 		d->kd_nbad += kc_region_vars(&v, den, &vio);
 	rv = 0;

@@ -39,7 +39,11 @@
  * -- and then copies the now idle buffer to the consumer at leisure.
  * The new active buffer continues the logical offsets and the drop and
  * error counts of the old one, so the consumer sees one stream per CPU.
- * Aggregation buffers (agg.h) switch the same way under every policy.
+ * Aggregation buffers (agg.h) switch the same way under every policy;
+ * a vmalloc'd live state keeps them and their spares in its region, with
+ * the consumer's merged totals (KIO_AGGTOT), and empties a switched-out
+ * buffer only when it switches it in again (rgn.h, "Aggregation
+ * totals"), so a crash dump gives the numbers the consumer had.
  * Ring and fill buffers are copied once, after the enabling stopped --
  * except the claimed anonymous state's (kd_snap_cursor, kio.h): its
  * consumer gets the records committed since its last snapshot, as they
@@ -943,6 +947,92 @@ kd_specvar_place(struct kd_cstate *cs, const struct ecb_params *p)
 }
 /* ---- speculations and variables in the region (end) ---- */
 
+/*
+ * ---- a live state's aggregations in its region (rgn.h, "Aggregation
+ * totals"; begin) ----
+ * A live state in a vmalloc'd region keeps its aggregation buffers, their
+ * spares and the consumer's totals (KIO_AGGTOT) in the region, so the
+ * page list makes them readable from a crash dump.  The region's size
+ * depends on aggsize: kd_region_alloc_aggs() does bufresize=auto's
+ * halving of aggsize (kd_runner() does it for buffers in kernel memory).
+ * A totals slot holds the merged table of up to KD_AGGTOT_NCPU CPUs'
+ * worth of distinct entries (aggsize each); a bigger table is written in
+ * part and the reader says how many entries are left out.
+ */
+#define KD_AGGTOT_NCPU	4
+
+static int
+kd_aggrgn(const struct kd_cstate *cs)
+{
+	return !cs->cs_anon && cs->cs_region != NULL &&
+	    rgn_agg(cs->cs_region, cs->cs_ncpu) != NULL;
+}
+
+static void
+kd_aggrgn_params(struct kd_cstate *cs, struct rgn_params *p,
+    uint64_t aggsize)
+{
+	p->rp_aggsize = aggsize;
+	p->rp_aggnbuf = 2 * cs->cs_ncpu;
+	p->rp_aggtot = aggsize * min_t(uint32_t, cs->cs_ncpu,
+	    KD_AGGTOT_NCPU) + RGN_AGGTOT_HDRSIZE + 8ULL * cs->cs_ncpu;
+}
+
+/* The aggregation bytes of a region with "p" (buffers, spares, totals). */
+static uint64_t
+kd_aggrgn_bytes(const struct rgn_params *p)
+{
+	return 2ULL * p->rp_ncpu * round_up(p->rp_aggsize, RGN_PAGE) +
+	    2 * round_up(p->rp_aggtot, RGN_PAGE);
+}
+
+/*
+ * kd_region_alloc(), and for aggregations in the region under
+ * bufresize=auto, while their bytes exceed a quarter of RAM or the region
+ * cannot be had, again with half the aggsize (no lower than
+ * KD_AGGSIZE_MIN; KIO_RS_AGG).  0, or -errno after kd_cs_msg().
+ */
+static int
+kd_region_alloc_aggs(struct kd_cstate *cs, struct rgn_params *p,
+    uint64_t bufsize)
+{
+	const uint64_t want = p->rp_aggsize, limit = kd_buf_limit();
+	const int manual = kd_resize_manual(cs->cs_den);
+	int rv;
+
+	if (p->rp_aggnbuf == 0)
+		return kd_region_alloc(cs, p, bufsize);
+	for (;;) {
+		if (kd_aggrgn_bytes(p) > limit) {
+			if (manual) {
+				kd_cs_msg(cs, "aggregation buffers, spares and totals of %llu bytes (aggsize %llu x %u CPUs) exceed the limit of %llu bytes, a quarter of memory (bufresize=manual)",
+				    kd_aggrgn_bytes(p), p->rp_aggsize,
+				    cs->cs_ncpu, limit);
+				return -E2BIG;
+			}
+		} else {
+			rv = kd_region_alloc(cs, p, bufsize);
+			if (rv == 0)
+				break;
+			if (manual || (rv != -ENOMEM && rv != -E2BIG))
+				return rv;
+		}
+		if (p->rp_aggsize / 2 < KD_AGGSIZE_MIN) {
+			kd_cs_msg(cs, "cannot allocate aggregation buffers: aggsize %llu lowered to %llu and still too large (bufresize=auto stops at %llu bytes per CPU)",
+			    want, p->rp_aggsize, KD_AGGSIZE_MIN);
+			return -ENOMEM;
+		}
+		kd_aggrgn_params(cs, p, p->rp_aggsize / 2);
+	}
+	if (p->rp_aggsize != want) {
+		cs->cs_resized |= KIO_RS_AGG;
+		pr_info("kdt: aggsize %llu lowered to %llu (bufresize=auto)\n",
+		    want, p->rp_aggsize);
+	}
+	return 0;
+}
+/* ---- a live state's aggregations in its region (end) ---- */
+
 static int
 kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 {
@@ -963,6 +1053,10 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 	if (cs->cs_anon && den->den_naggs != 0)
 		p.rp_aggsize = kd_opt(den, DTRACEOPT_AGGSIZE,
 		    KD_AGGSIZE_DEFAULT);
+	/* A vmalloc'd live state's too, with spares and totals (rgn.h) */
+	if (!cs->cs_anon && region == NULL && den->den_naggs != 0)
+		kd_aggrgn_params(cs, &p, kd_opt(den, DTRACEOPT_AGGSIZE,
+		    KD_AGGSIZE_DEFAULT));
 	/* So do a region-backed state's speculations and variables. */
 	kd_specvar_sizes(cs, &p.rp_specarea, &p.rp_vararea);
 	p.rp_kaslr = kd_ksym_kaslr();
@@ -976,7 +1070,7 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 	if (region != NULL)
 		p.rp_modsize = kd_modtab_fit(&p, size, bufsize);
 	if (region == NULL) {
-		rv = kd_region_alloc(cs, &p, bufsize);
+		rv = kd_region_alloc_aggs(cs, &p, bufsize);
 		if (rv != 0)
 			return rv;
 		kd_modtab_fill(cs);
@@ -1037,6 +1131,16 @@ kd_aggspares(struct kd_cstate *cs)
 	if (cs->cs_es->es_cpus[0].ec_agg == NULL ||
 	    (cs->cs_anon && !cs->cs_claimed))
 		return 0;	/* anonymous: read from the region, whole */
+	if (kd_aggrgn(cs)) {	/* the region's spares (rgn_init made them) */
+		cs->cs_aspare = kvcalloc(cs->cs_ncpu,
+		    sizeof (*cs->cs_aspare), GFP_KERNEL);
+		if (cs->cs_aspare == NULL)
+			return -ENOMEM;
+		for (c = 0; c < cs->cs_ncpu; c++)
+			cs->cs_aspare[c] = rgn_agg(cs->cs_region,
+			    cs->cs_ncpu + c);
+		return 0;
+	}
 	/* a live state's cs_amem comes with its runner (kd_runner) */
 	if (cs->cs_amem == NULL && kd_too_big(cs, "spare aggregation buffers",
 	    (uint64_t)cs->cs_ncpu * cs->cs_aggsize, cs->cs_aggsize))
@@ -1134,7 +1238,8 @@ static int
 kd_runner(struct kd_cstate *cs)
 {
 	const struct dof_enabling *den = cs->cs_den;
-	const int resize = den->den_naggs != 0 && !cs->cs_anon &&
+	const int aggrgn = kd_aggrgn(cs);
+	const int resize = den->den_naggs != 0 && !cs->cs_anon && !aggrgn &&
 	    !kd_resize_manual(den);
 	const uint64_t limit = kd_buf_limit();
 	struct ecb_params p;
@@ -1146,6 +1251,9 @@ kd_runner(struct kd_cstate *cs)
 	p.ep_policy = cs->cs_wpolicy;
 	if (den->den_opts[DTRACEOPT_AGGSIZE] == DTRACEOPT_UNSET)
 		p.ep_aggsize = KD_AGGSIZE_DEFAULT;
+	if (aggrgn)	/* the region's, as kd_region_alloc_aggs() sized it */
+		p.ep_aggsize = ((const struct agg_buf *)rgn_agg(cs->cs_region,
+		    0))->ab_size;
 	if (cs->cs_flags & KIO_EN_DESTRUCTIVE)
 		p.ep_destructive = 1;	/* -w; else the DOF's option */
 	want = p.ep_aggsize;
@@ -1192,7 +1300,7 @@ kd_runner(struct kd_cstate *cs)
 			    " (bufresize=manual)" : "");
 			return rv;
 		}
-		if (den->den_naggs == 0 || cs->cs_anon)
+		if (den->den_naggs == 0 || cs->cs_anon || aggrgn)
 			break;
 		if (total <= limit &&
 		    (cs->cs_amem = kd_vzalloc((size_t)total)) != NULL)
@@ -1221,7 +1329,7 @@ kd_runner(struct kd_cstate *cs)
 	if ((rv = kd_specvar_place(cs, &p)) != 0)
 		return rv;
 	ecb_set_region(cs->cs_es, cs->cs_region);
-	if (cs->cs_anon)
+	if (cs->cs_anon || aggrgn)
 		ecb_set_aggbufs(cs->cs_es, cs->cs_region);
 	if (cs->cs_dprobes[KD_PROBEID_ERROR - 1] != NULL)
 		ecb_set_error_probe(cs->cs_es,
@@ -1563,6 +1671,9 @@ kd_switch_agg(void *arg)
 	struct agg_buf *cur = ec->ec_agg, *nb = sw->sw_cs->cs_aspare[sw->sw_cpu];
 
 	nb->ab_drops = cur->ab_drops;
+	/* the interval it collects (rgn.h, "Aggregation totals") */
+	nb->ab_interval = cur->ab_interval + 1;
+	smp_wmb();
 	ec->ec_agg = nb;
 	sw->sw_old = cur;
 }
@@ -1682,6 +1793,7 @@ static int
 kd_snap_agg(struct kd_cstate *cs, struct kio_snap *ks)
 {
 	struct kd_switch sw = { cs, ks->ks_cpu, NULL };
+	const int aggrgn = kd_aggrgn(cs);
 	struct agg_buf *ab;
 	uint64_t n;
 	int rv = 0;
@@ -1691,6 +1803,18 @@ kd_snap_agg(struct kd_cstate *cs, struct kio_snap *ks)
 		return -ENOENT;
 	if (ks->ks_len < cs->cs_aggsize)
 		return -EINVAL;
+	if (aggrgn) {
+		/*
+		 * In the region the switched-out buffer is kept until now,
+		 * when it becomes active again: a dump has it until the
+		 * consumer's totals cover it.  Interval 0 first, so a reset
+		 * torn by a panic is never counted.
+		 */
+		ab = cs->cs_aspare[ks->ks_cpu];
+		WRITE_ONCE(ab->ab_interval, 0);
+		smp_wmb();
+		agg_buf_reset(ab);
+	}
 	kd_on_cpu(&sw, kd_switch_agg);
 	ab = sw.sw_old;
 	n = ab->ab_heap_off + ab->ab_heap_used;
@@ -1700,9 +1824,39 @@ kd_snap_agg(struct kd_cstate *cs, struct kio_snap *ks)
 		rv = -EFAULT;
 	else
 		ks->ks_used = n;
-	agg_buf_reset(ab);
+	if (!aggrgn)
+		agg_buf_reset(ab);
 	cs->cs_aspare[ks->ks_cpu] = ab;
 	return rv;
+}
+
+/* KIO_AGGTOT (kio.h): the consumer's merged table into the region. */
+int
+kd_cs_aggtot(struct kd_cstate *cs, struct kio_aggtot *kt)
+{
+	struct kdt_err err;
+	uint64_t cap;
+	void *dst;
+
+	if (cs->cs_phase < KD_PH_ENABLED || !kd_aggrgn(cs) ||
+	    (kt->kt_cap = rgn_aggtot_cap(cs->cs_region)) == 0)
+		return -ENOENT;
+	if (kt->kt_ncpu != cs->cs_ncpu)
+		return -EINVAL;
+	if (kt->kt_len == 0)
+		return 0;
+	if (kt->kt_len > kt->kt_cap)
+		return -E2BIG;
+	dst = rgn_aggtot_begin(cs->cs_region, &cap);
+	if (dst == NULL)
+		return -ENOENT;
+	if (copy_from_user(dst, u64_to_user_ptr(kt->kt_buf),
+	    8ULL * cs->cs_ncpu + kt->kt_len) != 0)
+		return -EFAULT;	/* that slot stays invalid; the other holds */
+	if (rgn_aggtot_commit(cs->cs_region, kt->kt_len, kt->kt_left,
+	    &err) != 0)
+		return -EINVAL;
+	return 0;
 }
 
 int

@@ -302,6 +302,7 @@ kd_ioctl_cs(struct file *f, unsigned int cmd, void __user *uarg)
 	struct kd_cstate *cs = f->private_data;
 	struct kio_status st;
 	struct kio_snap ks;
+	struct kio_aggtot kt;
 	int rv;
 
 	if (cs == NULL)
@@ -327,6 +328,14 @@ kd_ioctl_cs(struct file *f, unsigned int cmd, void __user *uarg)
 	case KIO_STATUS:
 		kd_cs_status(cs, &st);
 		rv = copy_to_user(uarg, &st, sizeof (st)) != 0 ? -EFAULT : 0;
+		break;
+	case KIO_AGGTOT:
+		rv = -EFAULT;
+		if (copy_from_user(&kt, uarg, sizeof (kt)) != 0)
+			break;
+		rv = kd_cs_aggtot(cs, &kt);
+		if (copy_to_user(uarg, &kt, sizeof (kt)) != 0)
+			rv = -EFAULT;
 		break;
 	default:
 		rv = -ENOTTY;
@@ -403,6 +412,7 @@ kd_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case KIO_STOP:
 	case KIO_SNAP:
 	case KIO_STATUS:
+	case KIO_AGGTOT:
 		return kd_ioctl_cs(f, cmd, uarg);
 	default:
 		return -ENOTTY;

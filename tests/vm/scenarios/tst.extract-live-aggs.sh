@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+#
+# tst.extract-live-aggs: a live session's aggregations survive a panic
+# (issue 6; common/rgn.h, "Aggregation totals").  The guest boots with
+# kdt.ko and no reserved region and runs two ordinary consumers:
+#
+#  E (aggrate=3600s: never snapshotted) counts the getppid() calls of
+#    /bin/gpl-E (NE calls) and stays running: its aggregations are only
+#    in the region's buffers (no totals yet);
+#  D (aggrate=50ms) counts the getppid() calls of /bin/gpl-D and
+#    quantizes a per-thread counter, while its workload runs CHUNKS
+#    chunks of PER calls 0.1 s apart (so the consumer snapshots a dozen
+#    times or more and writes its merged totals into the region each
+#    time), then one more chunk, and panics the guest right away -- with
+#    that chunk snapshotted, merged, written as totals or still in the
+#    buffers, whichever the timing gave.
+#
+# On the QMP dump kdt-extract must print exactly the aggregations the
+# consumers had: @c[gpl-E] = NE, @c[gpl-D] = (CHUNKS + 1) * PER and D's
+# quantize of 0..PER-1 per process, (CHUNKS + 1) times; nothing on
+# stderr (no partial totals, no missing interval).  The regions' order
+# and labels differ from boot to boot, so the blocks are compared with
+# the .out file with the labels normalised and the blocks sorted.  The
+# crash(8) extension ("kdt -q" in crash on the same dump) must print the
+# same bytes as kdt-extract.
+#
+. "$(dirname "$0")/../lib.sh"
+
+kv_need_all
+work=$(mktemp -d "$KV_TOP/build/vm-extract-live-aggs.XXXXXX")
+trap '[ -n "${KDT_KEEP:-}" ] || rm -rf "$work"' EXIT
+NE=77
+CHUNKS=6
+PER=50
+
+gcc -static -O2 -o "$work/gpl" "$KV_PROGS/getppid-loop.c" ||
+    kv_fail "cannot build the static getppid-loop"
+printf '/bin/gpl-E %s\ntouch /tmp/E.done\nexec sleep 100000\n' "$NE" \
+    > "$work/wE.sh"
+cat > "$work/wD.sh" <<EOS
+i=0
+while [ \$i -lt $CHUNKS ]; do /bin/gpl-D $PER; sleep 0.1; i=\$((i + 1)); done
+/bin/gpl-D $PER
+echo c > /proc/sysrq-trigger
+EOS
+PE='syscall::getppid:entry /execname == "gpl-E"/ { @c[execname] = count(); }'
+PD='syscall::getppid:entry /execname == "gpl-D"/ { @c[execname] = count(); @q = quantize(self->n++); }'
+"$KV_VM" --add-kdt --smp "$KV_SMP" --timeout 300 \
+    --add "$work/gpl:/bin/gpl-E" --add "$work/gpl:/bin/gpl-D" \
+    --add "$work/wE.sh:/wE.sh" --add "$work/wD.sh:/wD.sh" \
+    --run "kdt -q -x aggrate=3600s -n '$PE' -c '/bin/sh /wE.sh' > /tmp/E.out 2>&1 &" \
+    --run 'i=0; while [ ! -e /tmp/E.done ]; do i=$((i + 1)); [ $i -lt 300 ] || { cat /tmp/E.out; exit 1; }; sleep 1; done' \
+    --run "kdt -q -x aggrate=50ms -n '$PD' -c '/bin/sh /wD.sh' 2>&1" \
+    --panic-during --dump "$work/dump.elf" --workdir "$work/vm" \
+    --prefix 'guest| ' --quiet || kv_fail "boot failed"
+
+"$KV_EXTRACT" -q "$work/dump.elf" > "$work/out" 2> "$work/err" ||
+    kv_fail "kdt-extract exited $?: $(cat "$work/err")"
+echo "--- kdt-extract on the dump:"
+cat "$work/out"
+[ ! -s "$work/err" ] || kv_fail "stderr: $(cat "$work/err")"
+[ "$(grep -c '^== region [12] of 2: live session, state id [0-9a-f]\{32\}, at phys 0x[0-9a-f]* ==$' "$work/out")" = 2 ] ||
+    kv_fail "not two labelled live sessions"
+grep -q "^  gpl-E  *$NE\$" "$work/out" || kv_fail "@c[gpl-E] is not $NE"
+grep -q "^  gpl-D  *$(((CHUNKS + 1) * PER))\$" "$work/out" ||
+    kv_fail "@c[gpl-D] is not $(((CHUNKS + 1) * PER))"
+# normalise: each block as one paragraph, blocks in name order, labels
+# without the ids and addresses of this boot
+python3 - "$work/out" > "$work/norm" <<'PY'
+import re, sys
+blocks, cur = [], None
+for line in open(sys.argv[1]):
+    if line.startswith("== region"):
+        cur = []
+        blocks.append(cur)
+    elif cur is not None:
+        cur.append(line)
+# kdt-extract puts a blank line between two regions' blocks: not theirs
+for b in blocks[:-1]:
+    if b and b[-1] == "\n":
+        b.pop()
+key = lambda b: "".join(l for l in b if "gpl-" in l)
+for b in sorted(blocks, key=key):
+    sys.stdout.write("== region: live session, state id ID, at phys PA ==\n")
+    sys.stdout.write("".join(b))
+PY
+diff -u "$(dirname "$0")/tst.extract-live-aggs.out" "$work/norm" ||
+    kv_fail "the aggregations differ from tst.extract-live-aggs.out"
+
+# The crash(8) extension decodes with the same code: "kdt -q" inside
+# crash on the same dump prints the same bytes (as tst.crash-ext, which
+# needs the same DWARF vmlinux, mk/kernel-dbg.sh's cache).
+KV_CRASHEXT="$KV_TOP/build/lib/kdt.so"
+KV_DBG="$KV_TOP/build/kernel-dbg"
+[ -f "$KV_CRASHEXT" ] || kv_fail "build/lib/kdt.so: missing (run 'make')"
+command -v crash > /dev/null || kv_fail "crash(8) is not installed (run 'make deps')"
+bash "$KV_TOP/mk/kernel-dbg.sh" "$KV_DBG" ||
+    kv_fail "no DWARF vmlinux for crash(8): mk/kernel-dbg.sh failed (above)"
+M=KDT-AGGS-MARK
+printf 'set scroll off\nextend %s\necho %s-begin\nkdt -q\necho %s-end\nq\n' \
+    "$KV_CRASHEXT" "$M" "$M" > "$work/cmds"
+timeout 300 crash -s "$KV_DBG/vmlinux" "$work/dump.elf" < "$work/cmds" \
+    > "$work/crash.out" 2> "$work/crash.err" ||
+    kv_fail "crash exited $?: $(cat "$work/crash.err")"
+python3 - "$work/crash.out" "$M" > "$work/crash.kdt" <<'PY' ||
+import sys
+data = open(sys.argv[1], "rb").read()
+b, e = (sys.argv[2] + "-begin\n").encode(), (sys.argv[2] + "-end\n").encode()
+i = data.find(b)
+j = data.find(e, i + 1)
+if i < 0 or j < 0:
+    sys.exit("markers not in crash's output")
+sys.stdout.buffer.write(data[i + len(b):j])
+PY
+    kv_fail "crash: $(cat "$work/crash.out" "$work/crash.err")"
+cmp -s "$work/crash.kdt" "$work/out" || {
+	diff -u --label kdt-extract --label "crash: kdt -q" "$work/out" \
+	    "$work/crash.kdt"
+	kv_fail "crash's kdt -q differs from kdt-extract"
+}
+echo "crash: kdt -q prints what kdt-extract prints"
+
+echo "PASS"
