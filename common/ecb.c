@@ -194,6 +194,8 @@ struct ecb_simple {
 	uint32_t	es_nkeys;
 	uint32_t	es_hasarg;	/* an AGGARG (lquantize's increment...) */
 	uint32_t	es_hasval;	/* AGG has DIF (count() has none: 1) */
+	uint32_t	es_haspred;	/* a (gate-shaped) predicate */
+	uint32_t	es_plain;	/* no key, increment 1, value 1: count() */
 	const struct dof_agg *es_ag;
 	struct ecb_sval	es_key[ECB_SIMPLE_KEYS];
 	struct ecb_sval	es_arg;
@@ -311,6 +313,8 @@ ecb_simple_make(const struct dof_enabling *den, uint32_t i,
 	/* every key of the aggregation, each once, in its place */
 	if (sa->es_ag == NULL || sa->es_nkeys != sa->es_ag->ag_nkeys)
 		return;
+	sa->es_haspred = le->le_pred != NULL;
+	sa->es_plain = sa->es_nkeys == 0 && !sa->es_hasarg && !sa->es_hasval;
 	sa->es_ok = 1;
 }
 
@@ -1192,7 +1196,7 @@ ecb_gate_open(const struct ecb_state *es, const struct ecb_probe *ep,
  * such a firing is dropped and counted.  The CPU's runner state, now
  * busy, or NULL.  Probe context.
  */
-static struct ecb_cpu *
+static inline struct ecb_cpu *
 ecb_enter(struct ecb_state *es, const struct ecb_probe *ep, uint32_t cpu)
 {
 	struct ecb_cpu *ec;
@@ -1210,19 +1214,42 @@ ecb_enter(struct ecb_state *es, const struct ecb_probe *ep, uint32_t cpu)
 	return ec;
 }
 
+/* ecb.h: all zeros, what a handler passes when no ECB reads an argument */
+const uint64_t ecb_simple_noargs[ECB_GATE_NARGS];
+
+/* One value of a simple aggregation is argument 0..5. */
+static int
+ecb_sval_isarg(const struct ecb_sval *sv)
+{
+	return sv->sv_var != 0 && sv->sv_var - DIF_VAR_ARG0 < ECB_GATE_NARGS;
+}
+
 /* Setup context. */
 int
 ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep)
 {
-	uint32_t i;
+	const struct ecb_simple *sa;
+	uint32_t i, k, e;
+	int rv = ECB_SIMPLE_OK;
 
 	if (ep->ep_necbs == 0)
 		return 0;
-	for (i = 0; i < ep->ep_necbs; i++)
-		if (ep->ep_ecbs[i].er_ecb >= es->es_den->den_necbs ||
-		    !es->es_simple[ep->ep_ecbs[i].er_ecb].es_ok)
+	for (i = 0; i < ep->ep_necbs; i++) {
+		e = ep->ep_ecbs[i].er_ecb;
+		if (e >= es->es_den->den_necbs || !es->es_simple[e].es_ok)
 			return 0;
-	return 1;
+		sa = &es->es_simple[e];
+		if (es->es_den->den_ecbs[e].le_pred != NULL &&
+		    es->es_fastpred[e].fp_var - DIF_VAR_ARG0 < ECB_GATE_NARGS)
+			rv |= ECB_SIMPLE_ARGS;
+		for (k = 0; k < sa->es_nkeys; k++)
+			if (ecb_sval_isarg(&sa->es_key[k]))
+				rv |= ECB_SIMPLE_ARGS;
+		if ((sa->es_hasarg && ecb_sval_isarg(&sa->es_arg)) ||
+		    (sa->es_hasval && ecb_sval_isarg(&sa->es_val)))
+			rv |= ECB_SIMPLE_ARGS;
+	}
+	return rv;
 }
 
 /* A simple aggregation's value, read as the DIF would.  Probe context. */
@@ -1241,17 +1268,23 @@ ecb_sval(const struct ecb_sval *sv, const struct ecb_probe *ep,
 /*
  * Probe context: no locks, no allocation, no sleeping; irqs off.  What
  * ecb_fire_errno() and ecb_run_ecb() do for these ECBs, in their order:
- * the state test per ECB, the predicate, the key cleared to the
- * aggregation's key size and filled as ecb_put_val() stores integers, the
- * increment (AGGARG) and value, agg_update().
+ * the predicate, the key cleared to the aggregation's key size and filled
+ * as ecb_put_val() stores integers, the increment (AGGARG) and value,
+ * agg_update().  The enabling's state is tested once, in ecb_enter():
+ * ecb_run_probe() tests it again before each ECB because an ECB's exit()
+ * may change it, and no simple ECB has an action that can.  count()
+ * without a key (es_plain) goes straight to agg_update(), and a probe
+ * whose only ECB is that, without a predicate, skips the loop
+ * (ecb_fire_simple_plain()).
  */
-void
-ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
+/* out of line: ecb_fire_simple() stays a test and a jump */
+static __attribute__((__noinline__)) void
+ecb_fire_simple_all(struct ecb_state *es, const struct ecb_probe *ep,
     uint32_t cpu, const uint64_t *args)
 {
 	const struct ecb_simple *sa;
+	const struct dif_fastpred *fp;
 	const struct ecb_sval *sv;
-	const struct dof_lecb *le;
 	struct ecb_cpu *ec;
 	uint32_t i, k, e;
 	int64_t incr;
@@ -1260,17 +1293,23 @@ ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
 	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
 		return;
 	for (i = 0; i < ep->ep_necbs; i++) {
-		if (!ecb_may_run(es, ep))
-			continue;
 		e = ep->ep_ecbs[i].er_ecb;
 		sa = &es->es_simple[e];
-		le = &es->es_den->den_ecbs[e];
-		if (le->le_pred != NULL) {
-			k = es->es_fastpred[e].fp_var - DIF_VAR_ARG0;
+		if (sa->es_haspred) {
+			fp = &es->es_fastpred[e];
+			k = fp->fp_var - DIF_VAR_ARG0;
 			v = k < ECB_GATE_NARGS ? args[k] :
-			    ecb_gate_var(es->es_fastpred[e].fp_var, ep, cpu);
-			if (!dif_fastpred_test(&es->es_fastpred[e], v))
+			    ecb_gate_var(fp->fp_var, ep, cpu);
+			if (!dif_fastpred_test(fp, v))
 				continue;
+		}
+		if (sa->es_plain) {
+			v = 0;	/* one store (es_key_size is >= 8) */
+			memcpy(ec->ec_key, &v, 8);
+			if (ec->ec_agg != NULL)
+				(void) agg_update(ec->ec_agg, sa->es_ag,
+				    ec->ec_key, 1, 1);
+			continue;
 		}
 		if (sa->es_ag->ag_keysize <= 8) {
 			/* one store, not a call (es_key_size is >= 8) */
@@ -1291,6 +1330,41 @@ ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
 			    (int64_t)v, incr);
 	}
 	ec->ec_busy = 0;
+}
+
+/*
+ * The probe's only ECB is count() without key or predicate: what
+ * ecb_fire_simple_all() does for it, without its loop.
+ */
+static void
+ecb_fire_simple_plain(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const struct ecb_simple *sa)
+{
+	struct ecb_cpu *ec;
+	uint64_t v = 0;
+
+	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
+		return;
+	memcpy(ec->ec_key, &v, 8);	/* one store (es_key_size is >= 8) */
+	if (ec->ec_agg != NULL)
+		(void) agg_update(ec->ec_agg, sa->es_ag, ec->ec_key, 1, 1);
+	ec->ec_busy = 0;
+}
+
+void
+ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args)
+{
+	const struct ecb_simple *sa;
+
+	if (ep->ep_necbs == 1) {
+		sa = &es->es_simple[ep->ep_ecbs[0].er_ecb];
+		if (sa->es_plain && !sa->es_haspred) {
+			ecb_fire_simple_plain(es, ep, cpu, sa);
+			return;
+		}
+	}
+	ecb_fire_simple_all(es, ep, cpu, args);
 }
 
 /* Probe context: no locks, no allocation, no sleeping; irqs off. */

@@ -272,6 +272,16 @@ uint64_t ecb_gate_var(uint32_t var, const struct ecb_probe *ep, uint32_t cpu);
  * (test_ecb checks both give the same aggregation buffer).
  */
 int ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep);
+/*
+ * ecb_simple_usable()'s nonzero result is ECB_SIMPLE_OK, with
+ * ECB_SIMPLE_ARGS added when a predicate, key, increment or value of one
+ * of the ECBs reads arg0..arg5: without it ecb_fire_simple() reads
+ * nothing of "args" and the handler may skip reading its arguments (it
+ * still passes a valid array, e.g. ecb_simple_noargs).
+ */
+#define ECB_SIMPLE_OK	1
+#define ECB_SIMPLE_ARGS	2
+extern const uint64_t ecb_simple_noargs[ECB_GATE_NARGS];
 /* ECB "i" of "den" is such an ECB (the estimator's test).  Setup. */
 int ecb_simple_ecb(const struct dof_enabling *den, uint32_t i);
 void ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,

@@ -334,14 +334,23 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 		    pdyn * c->kc_ns[KC_CAL_DYNVAR];
 	}
 	if (e->es_simple && !legacy) {
-		/* ecb_fire_simple(): no context, DIF or "agg" (kc_est.h);
-		   kinst's mechanism includes a context it does not build;
-		   fbt entry and kinst read the arguments past the gate */
+		/*
+		 * ecb_fire_simple(): no context, DIF or "agg" (kc_est.h).
+		 * "agg.simple" is a whole simple count() on syscall
+		 * (its handler reads no argument and has no gate for it,
+		 * so it costs less than the gated mechanism mech.syscall);
+		 * another mechanism adds its gated mechanism's difference
+		 * to syscall's.  kinst's mechanism includes a context it
+		 * does not build; fbt entry and kinst read the arguments
+		 * past the gate (fbt.args).
+		 */
+		if (!c->kc_have[KC_CAL_SYSCALL])
+			e->es_mark = '?';
 		mech -= item == KC_CAL_KINST ? c->kc_ns[KC_CAL_CTX] : 0;
 		if (item == KC_CAL_FBT || item == KC_CAL_KINST)
 			mech += args;
-		e->es_ns = (mech > 0 ? mech : 0) +
-		    e->es_naggs * c->kc_ns[KC_CAL_AGGSIMPLE] +
+		mech += c->kc_ns[KC_CAL_AGGSIMPLE] - c->kc_ns[KC_CAL_SYSCALL];
+		e->es_ns = (mech > 0 ? mech : 0) +	/* one aggregation */
 		    e->es_nkeys * c->kc_ns[KC_CAL_AGGKEY] +
 		    e->es_nhist * c->kc_ns[KC_CAL_HIST];
 		return;
@@ -668,20 +677,20 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 		case KC_CAL_DYNVAR:
 			v -= fbt;
 			break;
-		case KC_CAL_AGGSIMPLE:	/* no context (kc_est.h) */
+		case KC_CAL_AGGSIMPLE:	/* the whole firing (kc_est.h) */
 			if (!c.kc_have[KC_CAL_SYSCALL])
 				continue;
-			v -= c.kc_ns[KC_CAL_SYSCALL];
 			break;
 		case KC_CAL_FBTARGS:	/* the same on fbt entry */
-		case KC_CAL_AGGKEY:	/* on syscall, against agg.simple */
+		case KC_CAL_AGGKEY:	/* on syscall, against it */
 		case KC_CAL_HIST:
 			if (!c.kc_have[KC_CAL_SYSCALL] ||
 			    !c.kc_have[KC_CAL_AGGSIMPLE])
 				continue;
-			v -= (it == KC_CAL_FBTARGS ? c.kc_ns[KC_CAL_FBT] :
-			    c.kc_ns[KC_CAL_SYSCALL]) +
-			    c.kc_ns[KC_CAL_AGGSIMPLE];
+			v -= c.kc_ns[KC_CAL_AGGSIMPLE];
+			if (it == KC_CAL_FBTARGS)
+				v -= c.kc_ns[KC_CAL_FBT] -
+				    c.kc_ns[KC_CAL_SYSCALL];
 			break;
 		case KC_CAL_AGGSTR:
 			if (!c.kc_have[KC_CAL_AGG])

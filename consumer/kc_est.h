@@ -27,8 +27,10 @@
  * through that machinery and includes it).  A simple aggregation (ecb.h:
  * "@[K..] = AGG(V)" on integer keys and values a handler has at hand, no
  * other action, no predicate or a gate-shaped one) needs no context
- * either: kdt.ko updates it directly (ecb_fire_simple()), so it costs the
- * mechanism, "agg.simple" (measured on syscall), the key and histogram
+ * either: kdt.ko updates it directly (ecb_fire_simple()), so it costs
+ * "agg.simple" (a whole keyless count() on syscall, whose handler
+ * reads no argument and has no gate for it: less than mech.syscall), the
+ * difference of its mechanism to mech.syscall, the key and histogram
  * parts, and on fbt entry and kinst fbt.args -- not the context, the
  * instructions nor "agg" (the fixed part of an update made by the ECB
  * machinery).  The gate is a
@@ -79,7 +81,7 @@ enum kc_cal_item {
 	KC_CAL_HIST,		/* a histogram bucket (quantize & co) */
 	KC_CAL_DYNVAR,		/* one dynamic variable access */
 	KC_CAL_CTX,		/* fbt entry past the gate (see above) */
-	KC_CAL_AGGSIMPLE,	/* a simple aggregation's update (see above) */
+	KC_CAL_AGGSIMPLE,	/* "agg.simple": a whole simple count() */
 	KC_CAL_FBTARGS,		/* fbt entry's argument reads (see above) */
 	KC_CAL_NITEMS
 };

@@ -458,14 +458,34 @@ kd_fbt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
 	return kd_fbt_attach_all(cs, &fc, entry, ret, ecb);
 }
 
-/* Probe context: kprobe pre-handler, interrupts off. */
+/*
+ * kd_fbt_entry() for a probe with kp_gated: the gate, then the firing.
+ * Out of line, so that an ungated probe's handler has no argument array
+ * (kd_gate_open()'s) and no stack protector.  Probe context.
+ */
+static noinline int
+kd_fbt_entry_gated(struct kd_probe *kp, struct pt_regs *regs)
+{
+	if (!kd_gate_open(kp, regs))
+		return 0;
+	if (kp->kp_simple)	/* ecb.h: no context to build */
+		kd_fire_simple_regs(kp, regs);
+	else
+		kd_fire_regs(kp, regs, 1);
+	return 0;
+}
+
+/*
+ * Probe context: kprobe pre-handler (ftrace-based kprobes call it with
+ * preemption off and interrupts as they were; kd_probe.c turns them off).
+ */
 static int
 kd_fbt_entry(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kd_probe *kp = container_of(p, struct kd_probe, kp_u.u_kprobe);
 
-	if (kp->kp_gated && !kd_gate_open(kp, regs))
-		return 0;
+	if (kp->kp_gated)
+		return kd_fbt_entry_gated(kp, regs);
 	if (kp->kp_simple)	/* ecb.h: no context to build */
 		kd_fire_simple_regs(kp, regs);
 	else

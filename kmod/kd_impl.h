@@ -150,7 +150,8 @@ struct kd_probe {
 	const struct dif_fastpred *kp_gate1;	/* ecb_gate_single() */
 	uint32_t	kp_simple;	/* ecb_simple_usable(): kd_run() fires
 					   it with ecb_fire_simple() (set by
-					   kd_cs.c once the runner exists) */
+					   kd_cs.c once the runner exists);
+					   ECB_SIMPLE_ARGS: reads arguments */
 	struct ecb_ref	*kp_ecbs;	/* in ECB order */
 	void		*kp_priv;	/* provider's; freed by pv_free */
 	union {
@@ -386,6 +387,8 @@ extern unsigned int (*kd_stack_save_user)(unsigned long *, unsigned int);
 void kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry);
 /* The same for a probe with kp_simple (kd_probe.c). */
 void kd_fire_simple_regs(struct kd_probe *kp, struct pt_regs *regs);
+/* kd_fire() for a probe with kp_simple: ECB_GATE_NARGS "args" (kd_probe.c) */
+void kd_fire_simple(struct kd_probe *kp, const uint64_t *args);
 /*
  * Probe context, before kd_fire_regs() for a probe with kp_gated: 0 when
  * no ECB's predicate can pass (ecb_gate_open() on the register arguments),

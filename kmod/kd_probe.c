@@ -238,18 +238,36 @@ kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry)
 }
 
 /*
- * kd_fire_regs() for a probe with kp_simple (ecb.h's simple aggregations):
+ * The firing of a probe with kp_simple (ecb.h's simple aggregations):
  * ecb_fire_simple() reads no argument past ECB_GATE_NARGS and nothing of
- * kd_probe_regs, so only the six register arguments are read and the
- * per-CPU registers are not published; the nesting count stays (a nested
- * firing is counted as missed, as in kd_run()).
+ * kd_probe_regs, so no probe context is built and the per-CPU registers
+ * are not published.  Interrupts stay off and the nesting count stays
+ * (a nested firing is counted as missed, as in kd_run()): ftrace-based
+ * kprobes and tracepoints call their handlers with preemption off only.
+ * Inlined into its two callers so that each firing is one call deep.
  */
-void
-kd_fire_simple_regs(struct kd_probe *kp, struct pt_regs *regs)
+static __always_inline void
+kd_simple_run(struct kd_cstate *cs, struct kd_probe *kp,
+    const uint64_t *args)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (this_cpu_inc_return(kd_probe_depth) != 1)
+		atomic64_inc(&cs->cs_missed);
+	else
+		ecb_fire_simple(cs->cs_es, &kp->kp_ep,
+		    raw_smp_processor_id(), args);
+	this_cpu_dec(kd_probe_depth);
+	local_irq_restore(flags);
+}
+
+/* kd_fire_simple_regs() with ECB_SIMPLE_ARGS: the six register arguments. */
+static noinline void
+kd_fire_simple_args(struct kd_probe *kp, struct pt_regs *regs)
 {
 	uint64_t args[ECB_GATE_NARGS] KENV_NOINIT;	/* every element set */
 	struct kd_cstate *cs = kp->kp_cs;
-	unsigned long flags;
 
 	if (!READ_ONCE(cs->cs_active))
 		return;
@@ -260,14 +278,38 @@ kd_fire_simple_regs(struct kd_probe *kp, struct pt_regs *regs)
 	args[4] = regs_get_kernel_argument(regs, 4);
 	args[5] = regs_get_kernel_argument(regs, 5);
 	smp_rmb();	/* cs_active was published after the runner */
-	local_irq_save(flags);
-	if (this_cpu_inc_return(kd_probe_depth) != 1)
-		atomic64_inc(&cs->cs_missed);
+	kd_simple_run(cs, kp, args);
+}
+
+/*
+ * kd_fire_regs() for a probe with kp_simple: only the six register
+ * arguments, and none when no ECB reads one (ECB_SIMPLE_ARGS clear: then
+ * no argument array, and no stack protector, on the way).
+ */
+void
+kd_fire_simple_regs(struct kd_probe *kp, struct pt_regs *regs)
+{
+	if (kp->kp_simple & ECB_SIMPLE_ARGS)
+		kd_fire_simple_args(kp, regs);
 	else
-		ecb_fire_simple(cs->cs_es, &kp->kp_ep,
-		    raw_smp_processor_id(), args);
-	this_cpu_dec(kd_probe_depth);
-	local_irq_restore(flags);
+		kd_fire_simple(kp, ecb_simple_noargs);
+}
+
+/*
+ * kd_fire() for a probe with kp_simple whose handler has its arguments
+ * in "args" (ECB_GATE_NARGS of them; ecb_simple_noargs when the ECBs
+ * read none): tracepoints and system calls.  No gate first: the
+ * predicates ecb_fire_simple() tests are the gate's.
+ */
+void
+kd_fire_simple(struct kd_probe *kp, const uint64_t *args)
+{
+	struct kd_cstate *cs = kp->kp_cs;
+
+	if (!READ_ONCE(cs->cs_active))
+		return;
+	smp_rmb();	/* cs_active was published after the runner */
+	kd_simple_run(cs, kp, args);
 }
 
 void

@@ -83,8 +83,10 @@
  * two cannot meet: indexes are small, addresses are kernel addresses).
  * kp_u.u_word[0] holds the struct tracepoint (0 once its module is
  * gone), u_word[1] 1 while our handler is registered on it, u_word[2]
- * the argument count the handler uses.  pv_enable registers
- * the handler for the count on each probe's tracepoint with the probe as
+ * the argument count the handler uses, u_word[3] the handler registered.
+ * pv_enable registers the handler for the count (or, for a probe whose
+ * clauses are simple aggregations, kp_simple, one that hands at most six
+ * arguments to kd_fire_simple()) on each probe's tracepoint with the probe as
  * its data (and sets kp_gated: kd_fire()'s gate, ecb.h); pv_disable
  * unregisters every handler, then waits once with
  * tracepoint_synchronize_unregister() for any still running.
@@ -569,10 +571,56 @@ kd_sdt_fire10(void *data, uint64_t a0, uint64_t a1, uint64_t a2,
 	kd_fire(data, args, 0);
 }
 
-/* The handler for a probe's argument count (DIF_NARGS at most). */
+/*
+ * The handlers of a probe with kp_simple (ecb.h's simple aggregations):
+ * ECB_GATE_NARGS arguments at most go to kd_fire_simple(), none when no
+ * clause reads one (ECB_SIMPLE_ARGS clear: kd_sdt_simple0, whatever the
+ * tracepoint's arity), else the six first (kd_sdt_simple6, arity 6 and
+ * more) or the five in registers with those past the arity zeroed
+ * (kd_sdt_simple5).  Probe context: no locks, no allocation, no sleeping.
+ */
+static void
+kd_sdt_simple0(void *data)
+{
+	kd_fire_simple(data, ecb_simple_noargs);
+}
+
+static void
+kd_sdt_simple5(void *data, uint64_t a0, uint64_t a1, uint64_t a2,
+    uint64_t a3, uint64_t a4)
+{
+	struct kd_probe *kp = data;
+	uint64_t args[ECB_GATE_NARGS] = { a0, a1, a2, a3, a4, 0 };
+	uint32_t i;
+
+	for (i = kp->kp_u.u_word[2]; i < KD_SDT_NREGARGS; i++)
+		args[i] = 0;
+	kd_fire_simple(kp, args);
+}
+
+static void
+kd_sdt_simple6(void *data, uint64_t a0, uint64_t a1, uint64_t a2,
+    uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	uint64_t args[ECB_GATE_NARGS] = { a0, a1, a2, a3, a4, a5 };
+
+	kd_fire_simple(data, args);
+}
+
+/*
+ * The handler for a probe's argument count (DIF_NARGS at most) and its
+ * clauses (kp_simple).  Registration keeps it in u_word[3], which
+ * unregistration uses, so a later change of kp_simple cannot unbalance
+ * the two.
+ */
 static void *
 kd_sdt_handler(const struct kd_probe *kp)
 {
+	if (kp->kp_simple && !(kp->kp_simple & ECB_SIMPLE_ARGS))
+		return kd_sdt_simple0;
+	if (kp->kp_simple)
+		return kp->kp_u.u_word[2] <= KD_SDT_NREGARGS ?
+		    (void *)kd_sdt_simple5 : (void *)kd_sdt_simple6;
 	switch (kp->kp_u.u_word[2]) {
 	case 0: case 1: case 2: case 3: case 4: case 5:
 		return kd_sdt_fire5;
@@ -607,6 +655,7 @@ kd_sdt_register(struct kd_cstate *cs, uint32_t from, int strict)
 	struct kd_probe *kp;
 	uint32_t i, nprobes = 0;
 	int rv, armed = 0, err = 0;
+	void *fn;
 
 	for (i = from; i < cs->cs_nprobes; i++) {
 		kp = cs->cs_probes[i];
@@ -619,10 +668,11 @@ kd_sdt_register(struct kd_cstate *cs, uint32_t from, int strict)
 		   ends the firing before the runner */
 		kp->kp_gated = cs->cs_es != NULL &&
 		    ecb_gate_usable(cs->cs_es, &kp->kp_ep);
-		rv = tracepoint_probe_register(kd_sdt_tp(kp),
-		    kd_sdt_handler(kp), kp);
+		fn = kd_sdt_handler(kp);
+		rv = tracepoint_probe_register(kd_sdt_tp(kp), fn, kp);
 		if (rv == 0) {
 			kp->kp_u.u_word[1] = 1;
+			kp->kp_u.u_word[3] = (uintptr_t)fn;
 			kp->kp_live = 1;
 			armed++;
 			continue;
@@ -671,7 +721,7 @@ kd_sdt_unregister(struct kd_cstate *cs, struct module *gone)
 			continue;
 		if (kp->kp_u.u_word[1] != 0) {
 			tracepoint_probe_unregister(kd_sdt_tp(kp),
-			    kd_sdt_handler(kp), kp);
+			    (void *)(uintptr_t)kp->kp_u.u_word[3], kp);
 			kp->kp_u.u_word[1] = 0;
 			kp->kp_live = 0;
 			n++;

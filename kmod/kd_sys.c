@@ -25,7 +25,10 @@
  * from syscall_get_nr() (orig_ax).  32-bit (ia32 and x32) system calls are
  * ignored: their numbers name other calls.  Each probe's kp_gated is set
  * when it is armed, so kd_fire() drops a firing whose every clause has a
- * false gate-shaped predicate (ecb.h) before the runner.
+ * false gate-shaped predicate (ecb.h) before the runner.  A probe whose
+ * clauses are all simple aggregations (kp_simple, ecb.h) skips kd_fire():
+ * kd_fire_simple() gets six arguments, none read when no clause reads
+ * one (ECB_SIMPLE_ARGS clear), and its predicates are the gate's.
  * args[] are typed by the compiler, not here (compiler/dc_btf.c): entry
  * as the call's C prototype (BTF's __do_sys_<name>, else tracefs's
  * sys_enter_<name>/format), return as long, long.
@@ -174,6 +177,32 @@ kd_sys_match(struct kd_cstate *cs, const struct dof_pdesc *pd,
 }
 
 /*
+ * sys_enter's firing with the call's arguments: kp_simple with
+ * ECB_SIMPLE_ARGS (six of them) or not simple (all, through kd_fire()).
+ * Out of line, so that kd_sys_enter()'s path to kd_fire_simple() for a
+ * clause that reads no argument has no argument arrays (and no stack
+ * protector).  Probe context.
+ */
+static noinline void
+kd_sys_enter_args(struct kd_probe *kp, struct pt_regs *regs)
+{
+	unsigned long a[6] KENV_NOINIT;
+	uint64_t args[DIF_NARGS] KENV_NOINIT;	/* every element set */
+	uint32_t i;
+
+	syscall_get_arguments(current, regs, a);
+	for (i = 0; i < ARRAY_SIZE(a); i++)
+		args[i] = a[i];
+	if (kp->kp_simple) {	/* ecb.h: six arguments */
+		kd_fire_simple(kp, args);
+		return;
+	}
+	for (; i < DIF_NARGS; i++)
+		args[i] = 0;
+	kd_fire(kp, args, 0);
+}
+
+/*
  * raw_syscalls:sys_enter.
  * Probe context: no locks, no allocation, no sleeping.
  */
@@ -182,22 +211,18 @@ kd_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct kd_cstate *cs = data;
 	struct kd_sys_state *ss = cs->cs_pdata[kd_prov_syscall.pv_id];
-	unsigned long a[6] KENV_NOINIT;
-	uint64_t args[DIF_NARGS] KENV_NOINIT;	/* every element set */
 	struct kd_probe *kp;
-	uint32_t i;
 
 	if (id < 0 || id >= NR_syscalls || in_compat_syscall())
 		return;
 	kp = ss->ss_probes[id * 2 + KD_SYS_ENTRY];
 	if (kp == NULL || !READ_ONCE(kp->kp_live))
 		return;
-	syscall_get_arguments(current, regs, a);
-	for (i = 0; i < ARRAY_SIZE(a); i++)
-		args[i] = a[i];
-	for (; i < DIF_NARGS; i++)
-		args[i] = 0;
-	kd_fire(kp, args, 0);
+	/* ecb.h: no clause reads an argument */
+	if (kp->kp_simple && !(kp->kp_simple & ECB_SIMPLE_ARGS))
+		kd_fire_simple(kp, ecb_simple_noargs);
+	else
+		kd_sys_enter_args(kp, regs);
 }
 
 /*
@@ -222,6 +247,10 @@ kd_sys_exit(void *data, struct pt_regs *regs, long ret)
 	if (kp == NULL || !READ_ONCE(kp->kp_live))
 		return;
 	args[0] = args[1] = (uint64_t)ret;
+	if (kp->kp_simple) {	/* ecb.h; errno is not a gate variable */
+		kd_fire_simple(kp, args);
+		return;
+	}
 	kd_fire(kp, args, ret >= KD_SYS_ERR_MIN && ret < 0 ? (int32_t)-ret : 0);
 }
 

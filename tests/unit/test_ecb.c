@@ -315,7 +315,10 @@ END_TEST
 /*
  * Simple aggregations (ecb.h): ecb_fire_simple() leaves exactly the
  * aggregation buffer ecb_fire() leaves, byte for byte, for every program
- * it accepts; the others are refused.
+ * it accepts; the others are refused.  ecb_simple_usable() says
+ * ECB_SIMPLE_OK | ECB_SIMPLE_ARGS (3) exactly when some clause reads
+ * arg0..arg5: for the others (1) ecb_fire_simple() is given arguments
+ * unlike ecb_fire()'s and must still leave the same buffer.
  */
 START_TEST(test_simple_agg_same_as_fire)
 {
@@ -324,15 +327,20 @@ START_TEST(test_simple_agg_same_as_fire)
 		int usable;
 	} progs[] = {
 		{ "tick-1sec { @ = count(); }", 1 },
-		{ "tick-1sec { @[arg0] = count(); }", 1 },
-		{ "tick-1sec /arg1 > 5/ { @[pid, arg2] = sum(arg3); }", 1 },
-		{ "tick-1sec { @ = quantize(arg0); }", 1 },
-		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10); }", 1 },
-		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10, arg1); }", 1 },
-		{ "tick-1sec { @ = llquantize(arg0, 10, 0, 6, 20); }", 1 },
-		{ "tick-1sec { @[id, uid] = stddev(arg0); }", 1 },
+		{ "tick-1sec /arg1 > 5/ { @ = count(); }", 3 },
+		{ "tick-1sec /pid != 0/ { @ = count(); }", 1 },
+		{ "tick-1sec /cpu == 0/ { @[pid, 3] = sum(7); }", 1 },
+		{ "tick-1sec { @ = count(); } tick-1sec { @b[tid] = count(); }"
+		  " tick-1sec /arg0 == 5/ { @c = count(); }", 3 },
+		{ "tick-1sec { @[arg0] = count(); }", 3 },
+		{ "tick-1sec /arg1 > 5/ { @[pid, arg2] = sum(arg3); }", 3 },
+		{ "tick-1sec { @ = quantize(arg0); }", 3 },
+		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10); }", 3 },
+		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10, arg1); }", 3 },
+		{ "tick-1sec { @ = llquantize(arg0, 10, 0, 6, 20); }", 3 },
+		{ "tick-1sec { @[id, uid] = stddev(arg0); }", 3 },
 		{ "tick-1sec { @ = avg(arg0); } tick-1sec { @c[cpu] = min(arg1); }"
-		  " tick-1sec /arg2 != 3/ { @m[arg4, 7] = max(arg5); }", 1 },
+		  " tick-1sec /arg2 != 3/ { @m[arg4, 7] = max(arg5); }", 3 },
 		{ "tick-1sec { @a = count(); @b = max(arg0); }", 0 },
 		{ "tick-1sec { @[execname] = count(); }", 0 },
 		{ "tick-1sec { trace(arg0); @ = count(); }", 0 },
@@ -343,7 +351,7 @@ START_TEST(test_simple_agg_same_as_fire)
 	static const uint64_t vals[] = { 0, 1, 3, 5, 6, 7, 42, 99, 100, 1000,
 	    (uint64_t)-1, (uint64_t)-7, 0x8000000000000000ULL };
 	const uint32_t nv = sizeof (vals) / sizeof (vals[0]);
-	uint64_t args[DIF_NARGS];
+	uint64_t args[DIF_NARGS], other[DIF_NARGS];
 	const struct agg_buf *a1, *a2;
 	uint32_t i, x, a;
 	struct te t1, t2;
@@ -361,10 +369,13 @@ START_TEST(test_simple_agg_same_as_fire)
 		ecb_set_state(t1.t_es, ECB_ST_ACTIVE);
 		ecb_set_state(t2.t_es, ECB_ST_ACTIVE);
 		for (x = 0; x < 3 * nv; x++) {
-			for (a = 0; a < DIF_NARGS; a++)
+			for (a = 0; a < DIF_NARGS; a++) {
 				args[a] = vals[(x * (a + 1) + a) % nv];
+				other[a] = vals[(x * (a + 3) + 1) % nv];
+			}
 			ecb_fire(t1.t_es, &t1.t_probes[3], 0, args, 1000);
-			ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0, args);
+			ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0,
+			    progs[i].usable & ECB_SIMPLE_ARGS ? args : other);
 		}
 		a1 = t1.t_es->es_cpus[0].ec_agg;
 		a2 = t2.t_es->es_cpus[0].ec_agg;

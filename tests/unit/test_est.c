@@ -99,14 +99,15 @@ START_TEST(test_model)
 
 	t_cal(&c);
 	c.kc_ns[KC_CAL_FBTARGS] = 50;	/* a part of fbt.context */
-	/* a simple aggregation (ecb.h) on a gated mechanism: the
-	   mechanism, agg.simple and the key; no context, no "agg" */
+	/* a simple aggregation (ecb.h) on a gated mechanism: the whole
+	   simple firing on syscall (agg.simple), the mechanism's
+	   difference to syscall's and the key; no context, no "agg" */
 	kc_est_ecb(den, 0, &c, &e);
 	ck_assert_str_eq(e.es_mech, "fbt return");
 	ck_assert_int_eq(e.es_simple, 1);
 	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_FBTRET], 1e-9);
-	want = c.kc_ns[KC_CAL_FBTRET] + c.kc_ns[KC_CAL_AGGSIMPLE] +
-	    c.kc_ns[KC_CAL_AGGKEY];
+	want = c.kc_ns[KC_CAL_FBTRET] - c.kc_ns[KC_CAL_SYSCALL] +
+	    c.kc_ns[KC_CAL_AGGSIMPLE] + c.kc_ns[KC_CAL_AGGKEY];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	kc_est_ecb(den, 1, &c, &e);
 	ck_assert_int_eq(e.es_simple, 0);
@@ -121,8 +122,8 @@ START_TEST(test_model)
 	kc_est_ecb(den, 2, &c, &e);
 	ck_assert_int_eq(e.es_simple, 1);
 	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_FBT], 1e-9);
-	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_FBTARGS] +
-	    c.kc_ns[KC_CAL_AGGSIMPLE];
+	want = c.kc_ns[KC_CAL_FBT] - c.kc_ns[KC_CAL_SYSCALL] +
+	    c.kc_ns[KC_CAL_FBTARGS] + c.kc_ns[KC_CAL_AGGSIMPLE];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	kc_est_ecb(den, 3, &c, &e);
 	ck_assert_int_eq(e.es_simple, 0);
@@ -137,8 +138,7 @@ START_TEST(test_model)
 	kc_est_ecb(den, 4, &c, &e);
 	ck_assert_int_eq(e.es_simple, 1);
 	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SYSCALL], 1e-9);
-	want = c.kc_ns[KC_CAL_SYSCALL] + c.kc_ns[KC_CAL_AGGSIMPLE] +
-	    c.kc_ns[KC_CAL_HIST];
+	want = c.kc_ns[KC_CAL_AGGSIMPLE] + c.kc_ns[KC_CAL_HIST];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	/* a string key is not simple: the context (without the argument
 	   reads, made before the gate) and "agg" */
@@ -154,9 +154,19 @@ START_TEST(test_model)
 	c.kc_ns[KC_CAL_KINST] = 1000;
 	kc_est_ecb(den, 6, &c, &e);
 	ck_assert_int_eq(e.es_simple, 1);
-	want = c.kc_ns[KC_CAL_KINST] - c.kc_ns[KC_CAL_CTX] +
-	    c.kc_ns[KC_CAL_FBTARGS] + c.kc_ns[KC_CAL_AGGSIMPLE];
+	want = c.kc_ns[KC_CAL_KINST] - c.kc_ns[KC_CAL_CTX] -
+	    c.kc_ns[KC_CAL_SYSCALL] + c.kc_ns[KC_CAL_FBTARGS] +
+	    c.kc_ns[KC_CAL_AGGSIMPLE];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* a simple firing cheaper than the gated mechanism (no argument
+	   read, no gate: the measured case) is not clamped to it */
+	c.kc_ns[KC_CAL_AGGSIMPLE] = 40;
+	kc_est_ecb(den, 4, &c, &e);
+	ck_assert_double_eq_tol(e.es_ns, 40 + c.kc_ns[KC_CAL_HIST], 1e-9);
+	kc_est_ecb(den, 2, &c, &e);
+	ck_assert_double_eq_tol(e.es_ns, c.kc_ns[KC_CAL_FBT] -
+	    c.kc_ns[KC_CAL_SYSCALL] + c.kc_ns[KC_CAL_FBTARGS] + 40, 1e-9);
+	c.kc_ns[KC_CAL_AGGSIMPLE] = 160;
 	/* a timer has no gate: a false predicate builds the context */
 	kc_est_ecb(den, 7, &c, &e);
 	ck_assert_int_eq(e.es_mark, '~');
