@@ -10,6 +10,8 @@
 #                 any finding (make check runs it)
 #   make kernel-builtin  a small kernel with kdt built in (boot/kdt-builtin,
 #                 cached under /var/cache/kdt; tst.builtin-* boot it)
+#   make kmod-612 kdt.ko for Debian's 6.12 (build/kmod-612/; that kernel
+#                 cached under /var/cache/kdt; tst.kernel-612 boots it)
 #
 # Everything built lands under build/: build/bin/kdt, build/bin/kdt-extract,
 # build/kmod/kdt.ko, build/lib/kdt.so (the crash(8) extension: "extend
@@ -249,6 +251,18 @@ $(B)/kmod/kdt.ko: $(KMOD_SRC)
 	@mkdir -p $(B)/kmod
 	@ln -sf $(abspath $(KMOD_SRC)) $(B)/kmod/
 	$(MAKE) -C $(KDIR) M=$(abspath $(B)/kmod) modules
+
+# kdt.ko for Debian's 6.12 (KVER_612 in mk/versions.mk) in build/kmod-612:
+# mk/kernel-612.sh fetches and unpacks that kernel's headers, kbuild and
+# image under /var/cache/kdt (nothing installed) and prints the tree.  The
+# module gets no BTF of its own, as with 6.1's headers (pahole is not a
+# dependency).  tests/vm/scenarios/tst.kernel-612.sh boots it.
+.PHONY: kmod-612
+kmod-612:
+	@root=$$(bash mk/kernel-612.sh) && mkdir -p $(B)/kmod-612 && \
+	ln -sf $(abspath $(KMOD_SRC)) $(B)/kmod-612/ && \
+	$(MAKE) -C "$$root/usr/src/linux-headers-$(KVER_612)" \
+		M=$(abspath $(B)/kmod-612) CONFIG_DEBUG_INFO_BTF_MODULES= modules
 
 deps:
 	@bash mk/deps.sh

@@ -14,7 +14,8 @@
  * with many core-kernel entry probes arms them in bulk through an
  * ftrace_ops of its own instead, since every kprobe registration walks all
  * of ftrace's call sites (kd_fbt_bulk_arm).  return is a
- * kretprobe: arg1 is the return value, as in DTrace; arg0 is the address
+ * kretprobe (in bulk: a rethook of the state's own, hooked from the same
+ * ftrace_ops): arg1 is the return value, as in DTrace; arg0 is the address
  * the function returns to in its caller -- DTrace gives the offset of the
  * return instruction, which a return hook cannot know.  A return probe
  * keeps one instance per activation in flight; when they run out the
@@ -45,6 +46,7 @@
 #include <linux/sort.h>
 #include <linux/bsearch.h>
 #include <linux/ftrace.h>
+#include <linux/rethook.h>
 
 #include "kd_impl.h"
 #include "kd_compat.h"
@@ -54,7 +56,7 @@
 #define KD_FBT_MANY		1000	/* ...when a state has fewer returns */
 #define KD_FBT_BATCH_MIN	16	/* probes per unregister call, on the stack */
 #define KD_FBT_BATCH_MAX	65536	/* ... and at most, allocated */
-#define KD_FBT_FTRACE_MIN	16	/* entry probes armed in bulk from... */
+#define KD_FBT_FTRACE_MIN	16	/* probes armed in bulk from... */
 #define KD_FBT_FTRACE_ANON	4	/* ... and from at boot */
 
 typedef int (*kd_modeach_fn)(int (*)(void *, const char *, struct module *,
@@ -83,6 +85,13 @@ static struct {
 	kd_nameeach_fn	ks_nameeach;
 	unsigned long	(*ks_ftloc)(unsigned long);	/* ftrace_location */
 	bool		(*ks_kpblock)(unsigned long);	/* within_kprobe_blacklist */
+	/* rethook (kernel/trace/rethook.c, not exported): bulk return probes */
+	struct rethook	*(*ks_rh_alloc)(void *, rethook_handler_t);
+	void		(*ks_rh_add)(struct rethook *, struct rethook_node *);
+	struct rethook_node *(*ks_rh_get)(struct rethook *);
+	void		(*ks_rh_hook)(struct rethook_node *, struct pt_regs *,
+			    bool);
+	void		(*ks_rh_free)(struct rethook *);
 	int		ks_done;
 } kd_fbt_ks;
 
@@ -101,6 +110,11 @@ kd_fbt_ks_init(void)
 	    "kallsyms_on_each_match_symbol");
 	kd_fbt_ks.ks_ftloc = (void *)kd_ksym_lookup("ftrace_location");
 	kd_fbt_ks.ks_kpblock = (void *)kd_ksym_lookup("within_kprobe_blacklist");
+	kd_fbt_ks.ks_rh_alloc = (void *)kd_ksym_lookup("rethook_alloc");
+	kd_fbt_ks.ks_rh_add = (void *)kd_ksym_lookup("rethook_add_node");
+	kd_fbt_ks.ks_rh_get = (void *)kd_ksym_lookup("rethook_try_get");
+	kd_fbt_ks.ks_rh_hook = (void *)kd_ksym_lookup("rethook_hook");
+	kd_fbt_ks.ks_rh_free = (void *)kd_ksym_lookup("rethook_free");
 	if (kd_fbt_ks.ks_stext != 0 && kd_fbt_ks.ks_etext != 0)
 		smp_store_release(&kd_fbt_ks.ks_done, 1);
 }
@@ -108,6 +122,7 @@ kd_fbt_ks_init(void)
 struct kd_fcollect {
 	const char	*fc_pat;
 	const char	*fc_modpat;	/* module part of the description */
+	int		fc_lit;		/* fc_pat has no glob characters */
 	struct module	*fc_only;	/* only this module (coming) */
 	struct kd_fsym	*fc_syms;
 	uint32_t	fc_n;
@@ -129,7 +144,11 @@ kd_fcollect_add(struct kd_fcollect *fc, const char *mod, const char *name,
 	if (kd_ksym_is_padding(name))	/* kd_compat.h: 6.2 */
 		return 0;
 	if (fc->fc_n == fc->fc_cap) {
-		fc->fc_cap = fc->fc_cap == 0 ? 256 : fc->fc_cap * 2;
+		/*
+		 * Small first: most descriptions name one function, and 256
+		 * entries (48 KiB) made every match an order-4 allocation.
+		 */
+		fc->fc_cap = fc->fc_cap == 0 ? 8 : fc->fc_cap * 2;
 		n = kvmalloc_array(fc->fc_cap, sizeof (*n), GFP_KERNEL);
 		if (n == NULL) {
 			fc->fc_err = -ENOMEM;
@@ -236,7 +255,7 @@ kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n)
 static int
 kd_mod_text(const struct module *mod, unsigned long addr)
 {
-	return kd_mod_in_text(mod, addr, 1);	/* kd_compat.h */
+	return kd_mod_fbt_ok(mod, addr);	/* kd_compat.h: 6.4 */
 }
 
 /* module_kallsyms_on_each_symbol callback: a module's symbol. */
@@ -246,6 +265,9 @@ kd_fcollect_mod_cb(void *arg, const char *name, struct module *mod,
 {
 	struct kd_fcollect *fc = arg;
 
+	/* a plain name (fc_lit) rejects nearly every symbol at its first byte */
+	if (fc->fc_lit && strcmp(name, fc->fc_pat) != 0)
+		return 0;
 	if ((fc->fc_only != NULL && mod != fc->fc_only) ||
 	    !kd_part_match(fc->fc_modpat, mod->name) ||
 	    strlen(name) >= DOF_FUNCNAMELEN || !kd_mod_text(mod, addr) ||
@@ -407,6 +429,7 @@ kd_fbt_match(struct kd_cstate *cs, const struct dof_pdesc *pd, uint32_t ecb)
 		return 0;
 	memset(&fc, 0, sizeof (fc));
 	fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
+	fc.fc_lit = strpbrk(fc.fc_pat, "*?[\\") == NULL;
 	fc.fc_modpat = pd->lp_mod;
 	kd_fcollect_text(&fc);
 	if (fc.fc_stext == 0 || fc.fc_etext == 0) {
@@ -446,6 +469,7 @@ kd_fbt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
 		return 0;
 	memset(&fc, 0, sizeof (fc));
 	fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
+	fc.fc_lit = strpbrk(fc.fc_pat, "*?[\\") == NULL;
 	fc.fc_modpat = pd->lp_mod;
 	fc.fc_only = mod;
 	kd_fcollect_coming(&fc, mod);
@@ -569,22 +593,42 @@ kd_fbt_arm(struct kd_cstate *cs, uint32_t from)
  * pinned kernel) three times: ~10 M instructions per probe, so arming 100
  * entry probes at boot made the boot 57 % longer (bench/run-boot-overhead).
  * 6.1 has no batched kprobe registration (and no fprobe in Debian's
- * config).  So when an enabling arms at least KD_FBT_FTRACE_MIN entry
+ * config).  So when an enabling arms at least KD_FBT_FTRACE_MIN
  * probes (KD_FBT_FTRACE_ANON at boot), those of the core kernel's text
  * whose address is an ftrace call site and that kprobes would accept (not
  * in its blocklist) go through an ftrace_ops of the state's own instead:
  * its filter gets every address in one ftrace_set_filter_ips() before the
- * ops is registered, so ftrace walks its records once for all of them.  The handler finds the probe by
- * binary search of fb_tab (sorted by address) and runs kd_fbt_entry()
- * as kprobes would: preemption off, regs->ip just past the probed address.
+ * ops is registered, so ftrace walks its records once for all of them.
+ * The handler finds the address by binary search of fb_tab (sorted by
+ * address, one entry per address) and runs kd_fbt_entry() for its entry
+ * probe as kprobes would: preemption off, regs->ip just past the probed
+ * address.  Return probes of such functions are armed in the same ops,
+ * the way kretprobes and fprobe hook a return in this kernel: the handler
+ * takes a node of the state's rethook (fb_rh: KD_FBT_MAXACTIVE nodes per
+ * return probe, kd_fbt_arm's maxactive) and rethook_hook() swaps the
+ * return address for the rethook trampoline, which calls
+ * kd_fbt_bulk_ret() when the function returns; no node free is a missed
+ * firing, counted in the probe's kretprobe nmissed as kretprobes do.
+ * So the initcall enabling of bench/run-boot-overhead (3 functions, entry
+ * and return) costs one ftrace update instead of three (~5 M instructions
+ * each).  rethook is not exported: its functions are found by name
+ * (kd_fbt_ks); without them return probes stay kretprobes.
  * The rest (module functions, whose text can go away; init text; the few
- * odd addresses) and all return probes stay kprobes.  These probes show
- * in tracing/enabled_functions, not in kprobes/list; small enablings (the
+ * odd addresses; __switch_to's return, which kretprobes refuse too) stay
+ * kprobes and kretprobes.  These probes show in
+ * tracing/enabled_functions, not in kprobes/list; small enablings (the
  * per-firing benchmarks) keep using kprobes.
  */
 struct kd_fbt_bent {
 	unsigned long	fe_addr;
-	struct kd_probe	*fe_kp;
+	struct kd_probe	*fe_kp;		/* entry probe, or NULL */
+	struct kd_probe	*fe_rkp;	/* return probe, or NULL */
+};
+
+/* A return in flight; kmalloc'd, rethook frees it (kfree) with fb_rh. */
+struct kd_fbt_rnode {
+	struct rethook_node	fr_node;	/* first: rethook kfree()s it */
+	struct kd_probe		*fr_kp;
 };
 
 struct kd_fbt_bulk {
@@ -592,6 +636,7 @@ struct kd_fbt_bulk {
 	struct kd_fbt_bent	*fb_tab;
 	uint32_t		fb_n;
 	int			fb_on;		/* fb_ops registered */
+	struct rethook		*fb_rh;		/* return probes' nodes */
 };
 
 static int
@@ -618,66 +663,162 @@ kd_fbt_bulk_hit(unsigned long ip, unsigned long parent_ip,
 		return;
 	fe = bsearch(&key, fb->fb_tab, fb->fb_n, sizeof (*fe),
 	    kd_fbt_bent_cmp);
-	if (fe != NULL && regs != NULL) {
+	if (fe != NULL && regs != NULL && fe->fe_kp != NULL) {
 		orig = instruction_pointer(regs);
 		instruction_pointer_set(regs, ip + sizeof (kprobe_opcode_t));
 		kd_fbt_entry(&fe->fe_kp->kp_u.u_kprobe, regs);
 		instruction_pointer_set(regs, orig);
 	}
+	if (fe != NULL && regs != NULL && fe->fe_rkp != NULL) {
+		struct rethook_node *rn = kd_fbt_ks.ks_rh_get(fb->fb_rh);
+
+		if (rn == NULL) {
+			fe->fe_rkp->kp_u.u_kretprobe.nmissed++;
+		} else {
+			container_of(rn, struct kd_fbt_rnode, fr_node)->fr_kp =
+			    fe->fe_rkp;
+			kd_fbt_ks.ks_rh_hook(rn, regs, true);
+		}
+	}
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* May entry probe "kp" be armed in bulk? */
+/*
+ * Probe context: rethook handler (preemption off), a bulk return probe's
+ * function returned.  Arguments as kd_fbt_return() gives them.
+ */
+static void
+kd_fbt_bulk_ret(struct rethook_node *rn, void *data, struct pt_regs *regs)
+{
+	uint64_t args[DIF_NARGS] = { 0 };
+
+	args[0] = rn->ret_addr;
+	args[1] = regs_return_value(regs);
+	kd_fire(container_of(rn, struct kd_fbt_rnode, fr_node)->fr_kp, args,
+	    0);
+}
+
+/* May probe "kp" be armed in bulk? */
 static int
 kd_fbt_bulk_ok(const struct kd_probe *kp)
 {
 	unsigned long a = (unsigned long)kp->kp_key;
 
+	if (kp->kp_prov == &kd_prov_fbt && kd_fbt_is_return(kp) &&
+	    (kd_fbt_ks.ks_rh_alloc == NULL || kd_fbt_ks.ks_rh_add == NULL ||
+	    kd_fbt_ks.ks_rh_get == NULL || kd_fbt_ks.ks_rh_hook == NULL ||
+	    kd_fbt_ks.ks_rh_free == NULL ||
+	    strcmp(kp->kp_ep.ep_func, "__switch_to") == 0))
+		return 0;
 	return kp->kp_prov == &kd_prov_fbt && kp->kp_necbs != 0 &&
-	    !kp->kp_live && !kd_fbt_is_return(kp) &&
+	    !kp->kp_live &&
 	    strcmp(kp->kp_ep.ep_mod, "kernel") == 0 &&
 	    a >= kd_fbt_ks.ks_stext && a < kd_fbt_ks.ks_etext &&
 	    kd_fbt_ks.ks_ftloc(a) == a && !kd_fbt_ks.ks_kpblock(a);
+}
+
+/* Sort by address, entry before return at one address. */
+static int
+kd_fbt_okcmp(const void *a, const void *b)
+{
+	const struct kd_probe *x = *(struct kd_probe * const *)a;
+	const struct kd_probe *y = *(struct kd_probe * const *)b;
+
+	if (x->kp_key != y->kp_key)
+		return x->kp_key < y->kp_key ? -1 : 1;
+	return kd_fbt_is_return(x) - kd_fbt_is_return(y);
+}
+
+/*
+ * The rethook of "nret" bulk return probes: KD_FBT_MAXACTIVE nodes each
+ * (kd_fbt_arm's maxactive: fewer per probe when there are many); NULL
+ * when out of memory.
+ */
+static struct rethook *
+kd_fbt_rethook(struct kd_fbt_bulk *fb, uint32_t nret)
+{
+	struct rethook *rh;
+	struct kd_fbt_rnode *fr;
+	uint32_t i, per;
+
+	per = nret < KD_FBT_MANY ? KD_FBT_MAXACTIVE :
+	    max_t(uint32_t, 10, 2 * num_possible_cpus());
+	rh = kd_rethook_alloc(kd_fbt_ks.ks_rh_alloc, fb, kd_fbt_bulk_ret);	/* kd_compat.h */
+	if (IS_ERR_OR_NULL(rh))
+		return NULL;
+	for (i = 0; i < nret * per; i++) {
+		fr = kzalloc(sizeof (*fr), GFP_KERNEL);
+		if (fr == NULL) {
+			kd_fbt_ks.ks_rh_free(rh);	/* frees the nodes */
+			return NULL;
+		}
+		kd_fbt_ks.ks_rh_add(rh, &fr->fr_node);
+	}
+	return rh;
 }
 
 /* Arm what kd_fbt_bulk_ok() allows in one go; the count armed. */
 static int
 kd_fbt_bulk_arm(struct kd_cstate *cs)
 {
-	struct kd_fbt_bulk *fb;
-	unsigned long *ips;
-	uint32_t i, n = 0;
+	struct kd_fbt_bulk *fb = NULL;
+	struct kd_fbt_bent *fe;
+	struct kd_probe **ok, *kp;
+	unsigned long *ips = NULL;
+	uint32_t i, n = 0, nret = 0;
 	int rv;
 
 	kd_fbt_ks_init();
 	if (kd_fbt_ks.ks_ftloc == NULL || kd_fbt_ks.ks_kpblock == NULL ||
-	    cs->cs_pdata[kd_prov_fbt.pv_id] != NULL)
+	    cs->cs_pdata[kd_prov_fbt.pv_id] != NULL || cs->cs_nprobes == 0)
 		return 0;
+	/* kd_fbt_bulk_ok() once per probe: the blocklist test walks a list */
+	ok = kvmalloc_array(cs->cs_nprobes, sizeof (*ok), GFP_KERNEL);
+	if (ok == NULL)
+		return 0;	/* kprobes, one by one */
 	for (i = 0; i < cs->cs_nprobes; i++)
-		n += kd_fbt_bulk_ok(cs->cs_probes[i]);
+		if (kd_fbt_bulk_ok(cs->cs_probes[i]))
+			ok[n++] = cs->cs_probes[i];
 	/*
-	 * Registering the ftrace_ops costs about what 4 kprobes do (~25 M
+	 * Registering the ftrace_ops costs about what 1.5 kprobes do (~7 M
 	 * instructions at boot, bench/run-boot-overhead), so at boot it pays
 	 * from 4 probes.  Live, small enablings keep kprobes (the per-firing
 	 * benchmarks measure those).
 	 */
 	if (n < (cs->cs_anon ? KD_FBT_FTRACE_ANON : KD_FBT_FTRACE_MIN))
-		return 0;
+		goto fail;
+	sort(ok, n, sizeof (*ok), kd_fbt_okcmp, NULL);
 	fb = kzalloc(sizeof (*fb), GFP_KERNEL);
 	ips = kvmalloc_array(n, sizeof (*ips), GFP_KERNEL);
 	if (fb != NULL)
-		fb->fb_tab = kvmalloc_array(n, sizeof (*fb->fb_tab),
-		    GFP_KERNEL);
+		fb->fb_tab = kvcalloc(n, sizeof (*fb->fb_tab), GFP_KERNEL);
 	if (fb == NULL || ips == NULL || fb->fb_tab == NULL)
 		goto fail;	/* kprobes, one by one */
-	for (i = 0; i < cs->cs_nprobes && fb->fb_n < n; i++) {
-		if (!kd_fbt_bulk_ok(cs->cs_probes[i]))
-			continue;
-		fb->fb_tab[fb->fb_n].fe_addr = cs->cs_probes[i]->kp_key;
-		fb->fb_tab[fb->fb_n++].fe_kp = cs->cs_probes[i];
+	for (i = 0; i < n; i++) {	/* one entry per address */
+		kp = ok[i];
+		if (fb->fb_n == 0 ||
+		    fb->fb_tab[fb->fb_n - 1].fe_addr != kp->kp_key)
+			fb->fb_tab[fb->fb_n++].fe_addr = kp->kp_key;
+		fe = &fb->fb_tab[fb->fb_n - 1];
+		memset(&kp->kp_u, 0, sizeof (kp->kp_u));
+		kp->kp_gated = ecb_gate_usable(cs->cs_es, &kp->kp_ep);
+		if (kd_fbt_is_return(kp)) {
+			kp->kp_u.u_kretprobe.kp.addr =
+			    (kprobe_opcode_t *)(uintptr_t)kp->kp_key;
+			fe->fe_rkp = kp;
+			nret++;
+		} else {
+			kp->kp_u.u_kprobe.addr =
+			    (kprobe_opcode_t *)(uintptr_t)kp->kp_key;
+			kp->kp_gate1 = ecb_gate_single(cs->cs_es, &kp->kp_ep);
+			fe->fe_kp = kp;
+		}
 	}
-	sort(fb->fb_tab, fb->fb_n, sizeof (*fb->fb_tab), kd_fbt_bent_cmp,
-	    NULL);
+	if (nret != 0 && (fb->fb_rh = kd_fbt_rethook(fb, nret)) == NULL) {
+		pr_info("kdt: fbt: out of memory for %u return probes' rethook nodes: kprobes and kretprobes one by one\n",
+		    nret);
+		goto fail;
+	}
 	for (i = 0; i < fb->fb_n; i++)
 		ips[i] = fb->fb_tab[i].fe_addr;
 	fb->fb_ops.func = kd_fbt_bulk_hit;
@@ -688,34 +829,33 @@ kd_fbt_bulk_arm(struct kd_cstate *cs)
 	 */
 	fb->fb_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 	rv = ftrace_set_filter_ips(&fb->fb_ops, ips, fb->fb_n, 0, 0);
-	if (rv == 0) {
-		for (i = 0; i < fb->fb_n; i++) {
-			struct kd_probe *kp = fb->fb_tab[i].fe_kp;
-
-			memset(&kp->kp_u, 0, sizeof (kp->kp_u));
-			kp->kp_u.u_kprobe.addr =
-			    (kprobe_opcode_t *)(uintptr_t)kp->kp_key;
-			kp->kp_gated = ecb_gate_usable(cs->cs_es, &kp->kp_ep);
-			kp->kp_gate1 = ecb_gate_single(cs->cs_es, &kp->kp_ep);
-		}
+	if (rv == 0)
 		rv = register_ftrace_function(&fb->fb_ops);
-	}
 	if (rv != 0) {
-		pr_info("kdt: fbt: %u entry probes not armed in bulk (ftrace error %d): one kprobe each\n",
-		    fb->fb_n, rv);
+		pr_info("kdt: fbt: %u probes not armed in bulk (ftrace error %d): kprobes and kretprobes one by one\n",
+		    n, rv);
 		ftrace_free_filter(&fb->fb_ops);
 		goto fail;
 	}
 	kvfree(ips);
+	kvfree(ok);
 	fb->fb_on = 1;
-	for (i = 0; i < fb->fb_n; i++)
-		fb->fb_tab[i].fe_kp->kp_live = 1;
+	for (i = 0; i < fb->fb_n; i++) {
+		if (fb->fb_tab[i].fe_kp != NULL)
+			fb->fb_tab[i].fe_kp->kp_live = 1;
+		if (fb->fb_tab[i].fe_rkp != NULL)
+			fb->fb_tab[i].fe_rkp->kp_live = 1;
+	}
 	cs->cs_pdata[kd_prov_fbt.pv_id] = fb;
-	return fb->fb_n;
+	return n;
 fail:
 	kvfree(ips);
-	if (fb != NULL)
+	kvfree(ok);
+	if (fb != NULL) {
+		if (fb->fb_rh != NULL)
+			kd_fbt_ks.ks_rh_free(fb->fb_rh);	/* never hooked */
 		kvfree(fb->fb_tab);
+	}
 	kfree(fb);
 	return 0;
 }
@@ -734,8 +874,23 @@ kd_fbt_bulk_disarm(struct kd_cstate *cs)
 		ftrace_free_filter(&fb->fb_ops);
 		fb->fb_on = 0;
 	}
-	for (i = 0; i < fb->fb_n; i++)
-		fb->fb_tab[i].fe_kp->kp_live = 0;
+	if (fb->fb_rh != NULL) {
+		/*
+		 * No more hooks (the ops is gone); returns still in flight
+		 * find the handler NULL and give their nodes back to be
+		 * freed.  A handler running now has preemption off: after
+		 * the grace period none is, and "fb" and the probes may go.
+		 */
+		kd_fbt_ks.ks_rh_free(fb->fb_rh);
+		fb->fb_rh = NULL;
+		synchronize_rcu();
+	}
+	for (i = 0; i < fb->fb_n; i++) {
+		if (fb->fb_tab[i].fe_kp != NULL)
+			fb->fb_tab[i].fe_kp->kp_live = 0;
+		if (fb->fb_tab[i].fe_rkp != NULL)
+			fb->fb_tab[i].fe_rkp->kp_live = 0;
+	}
 	kvfree(fb->fb_tab);
 	kfree(fb);
 	cs->cs_pdata[kd_prov_fbt.pv_id] = NULL;

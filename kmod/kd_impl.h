@@ -358,6 +358,7 @@ void kd_sdt_registered(struct kd_cstate *cs);
 
 /* kd_ksym.c */
 int kd_ksym_init(void);
+void kd_ksym_exit(void);	/* unload: unregisters kd_ksym_init's kprobe */
 /* The core-kernel tracepoint called "name", or NULL.  Setup context. */
 struct tracepoint *kd_tp_find(const char *name);
 unsigned long kd_ksym_lookup(const char *name);

@@ -2,17 +2,27 @@
  * kd_ksym.c -- kernel symbols for a module that is not allowed to ask.
  *
  * In 6.1 neither kallsyms_lookup_name nor kallsyms_on_each_symbol is
- * exported to modules, but kprobes resolve symbol names internally.  So at
- * setup kd_ksym_init() registers a kprobe on "kallsyms_lookup_name" only
- * to learn its address, unregisters it at once, and from then on calls the
- * function through that pointer; kallsyms_on_each_symbol is found the same
- * way through it, and so are the stack walkers stack() needs (kd_env.c).
- * Used by kd_fbt.c (globbing fbt function names) and
- * kd_anon.c (the KASLR offset stored in the region header).  Setup context
- * only.
+ * exported to modules, but kprobes resolve symbol names internally.  So
+ * kd_ksym_init() registers a kprobe on "kallsyms_lookup_name" only to
+ * learn its address, and from then on calls the function through that
+ * pointer; kallsyms_on_each_symbol is found the same way through it, and
+ * so are the stack walkers stack() needs (kd_env.c).  Used by kd_fbt.c
+ * (globbing fbt function names) and kd_anon.c (the KASLR offset stored in
+ * the region header).  Setup context only.
+ *
+ * The kprobe is registered disabled (never armed: no ftrace code update)
+ * and stays registered until kdt.ko unloads (kd_ksym_exit(), from
+ * kd_exit() and from a failed kd_init()): unregister_kprobe() waits for an
+ * RCU grace period, which cost the boot ~11 M instructions (icount,
+ * bench/run-boot-overhead) when it came right after the registration.
+ * Built in there is no unload and it stays for good.  It shows in
+ * /sys/kernel/debug/kprobes/list as kallsyms_lookup_name+0x0 [DISABLED].
+ * kd_start() calls kd_ksym_init() when kdt.ko loads, so that line is
+ * there from the start, not added by the first enabling.
  */
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
+#include <linux/mutex.h>
 #include <linux/tracepoint.h>
 #include <asm/page_types.h>
 
@@ -24,6 +34,8 @@ typedef int (*kd_each_fn)(int (*)(void *, const char *, struct module *,
     unsigned long), void *);
 
 static kd_lookup_fn kd_lookup;
+static DEFINE_MUTEX(kd_ksym_lock);	/* kd_ksym_kp's registration */
+static struct kprobe kd_ksym_kp;	/* registered while kd_lookup is set */
 unsigned int (*kd_stack_save_regs)(struct pt_regs *, unsigned long *,
     unsigned int, unsigned int);
 unsigned int (*kd_stack_save_user)(unsigned long *, unsigned int);
@@ -32,29 +44,50 @@ static kd_each_fn kd_each;
 int
 kd_ksym_init(void)
 {
-	/*
-	 * Disabled: registering resolves the name and never arms it, so no
-	 * ftrace code update (~5 M instructions at boot) and nothing to
-	 * disarm when it is unregistered.
-	 */
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name",
-	    .flags = KPROBE_FLAG_DISABLED };
-	int rv;
+	int rv = 0;
 
-	if (kd_lookup != NULL)
+	if (smp_load_acquire(&kd_lookup) != NULL)
 		return 0;
-	rv = register_kprobe(&kp);
+	mutex_lock(&kd_ksym_lock);
+	if (kd_lookup != NULL)
+		goto out;
+	memset(&kd_ksym_kp, 0, sizeof (kd_ksym_kp));
+	kd_ksym_kp.symbol_name = "kallsyms_lookup_name";
+	kd_ksym_kp.flags = KPROBE_FLAG_DISABLED;
+	rv = register_kprobe(&kd_ksym_kp);
 	if (rv != 0) {
 		pr_err("kdt: cannot find kallsyms_lookup_name through a kprobe: error %d\n",
 		    rv);
-		return rv;
+		goto out;
 	}
-	kd_lookup = (kd_lookup_fn)kp.addr;
-	unregister_kprobe(&kp);
-	kd_each = (kd_each_fn)kd_lookup("kallsyms_on_each_symbol");
-	kd_stack_save_regs = (void *)kd_lookup("stack_trace_save_regs");
-	kd_stack_save_user = (void *)kd_lookup("stack_trace_save_user");
-	return 0;
+	kd_each = (kd_each_fn)((kd_lookup_fn)kd_ksym_kp.addr)(
+	    "kallsyms_on_each_symbol");
+	kd_stack_save_regs = (void *)((kd_lookup_fn)kd_ksym_kp.addr)(
+	    "stack_trace_save_regs");
+	kd_stack_save_user = (void *)((kd_lookup_fn)kd_ksym_kp.addr)(
+	    "stack_trace_save_user");
+	smp_store_release(&kd_lookup, (kd_lookup_fn)kd_ksym_kp.addr);
+out:
+	mutex_unlock(&kd_ksym_lock);
+	return rv;
+}
+
+/*
+ * Unload (or a failed load): unregister the kprobe, one grace period.
+ * Nothing may call kd_ksym_*() any more.
+ */
+void
+kd_ksym_exit(void)
+{
+	mutex_lock(&kd_ksym_lock);
+	if (kd_lookup != NULL) {
+		unregister_kprobe(&kd_ksym_kp);
+		kd_lookup = NULL;
+		kd_each = NULL;
+		kd_stack_save_regs = NULL;
+		kd_stack_save_user = NULL;
+	}
+	mutex_unlock(&kd_ksym_lock);
 }
 
 unsigned long

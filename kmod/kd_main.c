@@ -259,6 +259,12 @@ kd_start(const void *dof, size_t len, const char *what)
 		pr_err("kdt: cannot watch module loads: error %d\n", rv);
 		return rv;
 	}
+	/*
+	 * Kernel symbols now, once (kd_ksym.c: a disabled kprobe that stays
+	 * registered until unload, so no enabling adds or waits for one).
+	 */
+	if (kd_ksym_init() != 0)
+		pr_warn("kdt: kernel symbols unavailable: fbt matches nothing and the KASLR offset is recorded as 0\n");
 	if (region != NULL && region[0] != '\0')
 		kd_map_region();
 	/*
@@ -300,8 +306,10 @@ kd_init(void)
 		return rv;
 	}
 	rv = kd_start(NULL, 0, NULL);
-	if (rv != 0)
+	if (rv != 0) {
 		kd_dev_exit();
+		kd_ksym_exit();
+	}
 	return rv;
 }
 module_init(kd_init);	/* built in: kd_builtin.c's initcalls instead */
@@ -320,6 +328,7 @@ kd_exit(void)
 	if (ks->ks_region != NULL)
 		memunmap(ks->ks_region);
 	ks->ks_region = NULL;
+	kd_ksym_exit();		/* last: nothing looks symbols up any more */
 	pr_info("kdt: unloaded\n");
 }
 

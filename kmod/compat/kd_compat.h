@@ -6,11 +6,12 @@
  * below names the kernel release that changed an interface and gives kmod/
  * one spelling for both sides, chosen with LINUX_VERSION_CODE at compile
  * time; on 6.1 every helper is exactly the call the code made before the
- * layer existed, so behaviour there is unchanged.  The newer side was
- * written against Debian's 6.12 headers (linux-headers-6.12.115+deb12-amd64
- * from bookworm-security) and smoke-tested by hand with Debian's 6.12.115
- * kernel in QEMU (BEGIN, tick, syscall, sdt, fbt core and module
- * probes); CI builds and tests 6.1 only.
+ * layer existed, so behaviour there is unchanged.  The newer side is
+ * built against Debian's 6.12 (KVER_612 in mk/versions.mk, from
+ * bookworm-security: make kmod-612, mk/kernel-612.sh) and CI boots that
+ * kernel with it (tests/vm/scenarios/tst.kernel-612.sh: an anonymous
+ * enabling, BEGIN/END, exact fbt, syscall and sdt counts, aggregations,
+ * fbt on a module as it loads).
  *
  * Differences:
  *
@@ -22,6 +23,11 @@
  *   On 6.1 the core is one allocation starting with its text; from 6.4 on
  *   the text is its own allocation, so kd_mod_core_base()/size() give the
  *   text's there (what kdt uses the range for: naming code addresses).
+ *
+ *   The last function of a module's text (6.4, same change): nothing is
+ *   mapped after it any more, and kprobes' optimizer decodes past its
+ *   end; kd_mod_fbt_ok() leaves it out of fbt unless it has an ftrace
+ *   site.
  *
  *   Function padding (6.2, "x86: Add prefix symbols for function
  *   padding"): with CONFIG_FUNCTION_PADDING_ALIGNMENT (set in Debian's
@@ -41,6 +47,10 @@
  *   the newer side finding a symbol's module with __module_address()
  *   (found by name too; module_mutex is held by the walk, as it needs)
  *   and leaving out symbols outside every module's memory.
+ *
+ *   rethook (6.5, 6.7): kd_rethook_alloc() calls rethook_alloc() the
+ *   6.1 way and gives NULL (kretprobes instead) where the handler and the
+ *   node allocation changed.
  *
  *   uprobes (6.12): uprobe_register() takes the reference-counter offset
  *   and returns the struct uprobe (or an ERR_PTR), uprobe_register_refctr()
@@ -75,6 +85,7 @@
 #include <linux/uprobes.h>
 #include <linux/err.h>
 #include <linux/string.h>
+#include <linux/rethook.h>
 
 /* ---- module memory (6.4) ---- */
 
@@ -151,6 +162,55 @@ kd_mod_in_text(const struct module *mod, unsigned long addr, int init)
 	b = kd_mod_init_base(mod);
 	return init && b != 0 && addr >= b &&
 	    addr - b < kd_mod_init_text_size(mod);
+}
+
+/*
+ * May fbt put a kprobe on the module function at "addr"?  It must be in
+ * the module's core or init text, and from 6.4 on not be the last
+ * function of either unless it has an ftrace site.  Since each module
+ * memory type became an allocation of its own, nothing is mapped after a
+ * module's text; kallsyms gives the last function of the text an extent
+ * that runs to the allocation's end (the fill after the code included),
+ * and kprobes, when it tries to optimize a probe that is not on an ftrace
+ * site (arch/x86 can_optimize()), decodes that whole extent in place, so
+ * the fill's last "instruction" reads past the end: an oops in
+ * insn_get_modrm() under register_kprobe(), seen on 6.12 with fbt:xor::
+ * entry as xor.ko loaded (xor_exit: __exit is notrace).  On 6.1 rodata
+ * followed the text in the same allocation.  Such a function is left out
+ * of fbt (never listed or matched); a probe on an ftrace site goes
+ * through ftrace and is never optimized, so __init functions (traceable)
+ * stay.  ftrace_location() and kallsyms_lookup_size_offset() are found by
+ * name, once per file.
+ */
+static inline int
+kd_mod_fbt_ok(const struct module *mod, unsigned long addr)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	static int (*size_off)(unsigned long, unsigned long *,
+	    unsigned long *);
+	static unsigned long (*ftloc)(unsigned long);
+	unsigned long size, off, end;
+
+	if (!kd_mod_in_text(mod, addr, 1))
+		return 0;
+	if (ftloc == NULL)
+		ftloc = (unsigned long (*)(unsigned long))kd_ksym_lookup(
+		    "ftrace_location");
+	if (ftloc != NULL && ftloc(addr) != 0)
+		return 1;
+	if (size_off == NULL)
+		size_off = (int (*)(unsigned long, unsigned long *,
+		    unsigned long *))kd_ksym_lookup(
+		    "kallsyms_lookup_size_offset");
+	if (size_off == NULL || !size_off(addr, &size, &off))
+		return 0;
+	end = kd_mod_in_text(mod, addr, 0) ?
+	    kd_mod_core_base(mod) + kd_mod_core_text_size(mod) :
+	    kd_mod_init_base(mod) + kd_mod_init_text_size(mod);
+	return addr - off + size < end;
+#else
+	return kd_mod_in_text(mod, addr, 1);
+#endif
 }
 
 /* ---- function padding symbols (6.2) ---- */
@@ -244,6 +304,36 @@ kd_module_kallsyms_each(unsigned long each, kd_ksym_modcb fn, void *arg)
 	return ((int (*)(kd_ksym_modcb, void *))each)(fn, arg);
 }
 #endif
+
+/* ---- rethook (6.5 / 6.7) ---- */
+
+struct rethook;
+struct rethook_node;
+
+/* The return handler kmod/ writes: 6.1's rethook_handler_t. */
+typedef void (*kd_rethook_fn)(struct rethook_node *, void *,
+    struct pt_regs *);
+
+/*
+ * rethook_alloc() ("alloc", found by name: not exported) with 6.1's
+ * interface, where the caller adds the nodes (rethook_add_node()).  Later
+ * kernels changed both halves: the handler gained the return address
+ * (6.5), and rethook_alloc(data, handler, size, num) allocates the nodes
+ * itself from an objpool, rethook_add_node() gone (6.7; as in 6.12).
+ * There, NULL: kmod/ falls back to kretprobes, as it does when the
+ * symbols are missing (on 6.12, rethook_add_node is never found, so this
+ * is not even reached).
+ */
+static inline struct rethook *
+kd_rethook_alloc(struct rethook *(*alloc)(void *, rethook_handler_t),
+    void *data, kd_rethook_fn fn)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	return NULL;
+#else
+	return alloc(data, fn);
+#endif
+}
 
 /* ---- uprobes (6.12) ---- */
 
