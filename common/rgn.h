@@ -378,6 +378,27 @@ struct rgn_view {
 	const struct rgn_probe *rv_probes;
 	const struct rgn_epid *rv_epids;
 	const uint8_t	*rv_dof;
+	const struct rgn_gap *rv_gaps;	/* rgn_open_gaps(): bytes missing */
+	uint32_t	rv_ngaps;
+	uint32_t	rv_lost;	/* 1 << RGN_PART_*: left out (gaps) */
+};
+
+/*
+ * A part of an image that its source did not hold (a dump cut short, an
+ * excluded page): rg_len bytes at region offset rg_off, zero in the
+ * image, and why they are missing (a phrase, e.g. "excluded from the
+ * dump").  A region read with gaps (rgn_open_gaps) is decoded in part:
+ * the header, the metadata area and the DOF must be whole; a CPU buffer
+ * (header and data) touching a gap is left out of rule 13 and of
+ * rgn_walk_cpu(), which then fails naming it; the aggregation,
+ * speculation and variable areas touching a gap are left out as if the
+ * region had none (rgn_view_gap_area() says which part was lost, for the
+ * reader to report).
+ */
+struct rgn_gap {
+	uint64_t	rg_off;
+	uint64_t	rg_len;
+	const char	*rg_why;
 };
 
 /*
@@ -388,6 +409,30 @@ struct rgn_view {
 #define RGN_PHYS_ANY	((uint64_t)-1)
 int rgn_open(struct rgn_view *v, const void *base, uint64_t len,
     uint64_t phys, struct kdt_err *err);
+/* The same over an image with gaps[0, ngaps) missing (struct rgn_gap). */
+int rgn_open_gaps(struct rgn_view *v, const void *base, uint64_t len,
+    uint64_t phys, const struct rgn_gap *gaps, uint32_t ngaps,
+    struct kdt_err *err);
+/*
+ * The first gap of v touching [off, off + len): 1 with *g set to that
+ * gap clipped to the range, else 0.
+ */
+int rgn_view_gap(const struct rgn_view *v, uint64_t off, uint64_t len,
+    struct rgn_gap *g);
+/*
+ * Parts lost to gaps, for reporting: part 0 .. (RGN_PART_* below) in
+ * turn; 1 with *name ("aggregation buffers", ...) and *g (the gap
+ * clipped to the part) for a part lost, 0 when the part is whole or the
+ * region has none.  CPU buffers are asked about with rgn_view_gap_cpu.
+ */
+#define RGN_PART_AGGS	0
+#define RGN_PART_SPEC	1
+#define RGN_PART_VARS	2
+#define RGN_NPARTS	3
+int rgn_view_gap_area(const struct rgn_view *v, uint32_t part,
+    const char **name, struct rgn_gap *g);
+int rgn_view_gap_cpu(const struct rgn_view *v, uint32_t cpu,
+    struct rgn_gap *g);
 
 /* Quick test used while scanning: does a header start at "p"? */
 int rgn_probe_hdr(const void *p, uint64_t len);
@@ -542,6 +587,17 @@ int rgn_pagelist_present(const void *page0);
  */
 int rgn_pagelist_assemble(const void *page0, uint64_t pa, rgn_pl_read_fn rd,
     void *arg, uint8_t *img, struct kdt_err *err);
+/*
+ * The same, tolerating missing pages past the metadata area (rd says
+ * -ENXIO): each is zeroed in img and told to gap (its region offset and
+ * the physical address listed), for rgn_open_gaps().  A region with
+ * spare buffers (switch policy) is still refused on the first missing
+ * page: which copy of a CPU's buffer is newer cannot be told then.
+ */
+typedef void (*rgn_pl_gap_fn)(void *arg, uint64_t off, uint64_t pa);
+int rgn_pagelist_assemble_gaps(const void *page0, uint64_t pa,
+    rgn_pl_read_fn rd, void *arg, uint8_t *img, rgn_pl_gap_fn gap,
+    void *garg, struct kdt_err *err);
 /* ==== page list (end) ==== */
 
 /*

@@ -13,7 +13,11 @@
  * field, its value and the limit.  After a successful open, the header,
  * the metadata tables and the per-cpu headers may be trusted; the record
  * streams are still checked record by record by rgn_walk_cpu(), because
- * a panic can leave them half written.
+ * a panic can leave them half written.  An image its source held only in
+ * part is opened with rgn_open_gaps(): the header and metadata must be
+ * whole, and a CPU buffer or optional area touching a gap is left out of
+ * the rules and of every accessor, so nothing is decoded from the zeros
+ * standing in for the missing bytes.
  */
 #include "rgn.h"
 #include "agg.h"
@@ -283,8 +287,11 @@ rgn_check_meta(struct rgn_view *v, struct kdt_err *err)
 		    m->rm_dof_crc, crc);
 	v->rv_probes = (const void *)((const uint8_t *)m + m->rm_probe_off);
 	v->rv_epids = (const void *)((const uint8_t *)m + m->rm_epid_off);
-	if ((rv = rgn_check_aggs(v, err)) != 0)
+	if (!(v->rv_lost & (1u << RGN_PART_AGGS)) &&
+	    (rv = rgn_check_aggs(v, err)) != 0)
 		return rv;
+	if (v->rv_lost & (1u << RGN_PART_SPEC))
+		return 0;		/* lost to a gap: left out */
 	return rgn_check_specvar(v, err);	/* rule 15 */
 }
 
@@ -300,6 +307,8 @@ rgn_check_cpus(const struct rgn_view *v, struct kdt_err *err)
 	for (i = 0; i < h->rh_ncpu; i++) {
 		off = h->rh_cpu_off + (uint64_t)i * h->rh_cpu_stride;
 		rc = rgn_view_cpu(v, i);
+		if (rgn_view_gap_cpu(v, i, NULL))
+			continue;	/* left out: rgn_walk_cpu says so */
 		if (rc->rc_magic != RGN_CPU_MAGIC || rc->rc_cpu != i ||
 		    rc->rc_size != h->rh_bufsize)
 			return kdt_err_set(err, EINVAL, "RGN_CPUHDR", off,
@@ -354,10 +363,164 @@ rgn_check_cpus(const struct rgn_view *v, struct kdt_err *err)
  *     (rm_dvar_off != 0) lies inside the variable area.  Their contents
  *     are checked when read (rgn_walk_spec, dif_vstate_attach).
  *
+ * With gaps (rgn_open_gaps), after rule 10: G1. no gap touches the
+ * header page or the metadata area; G2. each optional area touching a
+ * gap is marked lost (the speculation and variable areas together, as
+ * rule 15 checks them together) and rules 14-16 skip it; rule 13 skips
+ * the CPUs touching a gap.
+ *
  * Afterwards every pointer in the view is inside [base, base + rh_size).
  */
 int
 rgn_open(struct rgn_view *v, const void *base, uint64_t len, uint64_t phys,
+    struct kdt_err *err)
+{
+	return rgn_open_gaps(v, base, len, phys, NULL, 0, err);
+}
+
+int
+rgn_view_gap(const struct rgn_view *v, uint64_t off, uint64_t len,
+    struct rgn_gap *g)
+{
+	const struct rgn_gap *p;
+	uint64_t lo, hi;
+	uint32_t i;
+
+	for (i = 0; i < v->rv_ngaps; i++) {
+		p = &v->rv_gaps[i];
+		lo = p->rg_off > off ? p->rg_off : off;
+		hi = p->rg_off + p->rg_len < off + len ?
+		    p->rg_off + p->rg_len : off + len;
+		if (lo >= hi)
+			continue;
+		if (g != NULL) {
+			g->rg_off = lo;
+			g->rg_len = hi - lo;
+			g->rg_why = p->rg_why;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int
+rgn_view_gap_cpu(const struct rgn_view *v, uint32_t cpu,
+    struct rgn_gap *g)
+{
+	const struct rgn_hdr *h = v->rv_hdr;
+
+	if (h == NULL || cpu >= h->rh_ncpu)
+		return 0;
+	return rgn_view_gap(v, h->rh_cpu_off + (uint64_t)cpu *
+	    h->rh_cpu_stride, RGN_CPU_HDRSIZE + h->rh_bufsize, g);
+}
+
+/* rgn_view_nagg() before rv_lost: what the metadata says. */
+static uint32_t
+rgn_nagg_raw(const struct rgn_view *v)
+{
+	const struct rgn_meta *m = v->rv_meta;
+
+	if (RGN_META_HAS_AGGTOT(m) && m->rm_agg_nbuf != 0)
+		return m->rm_agg_nbuf;
+	return v->rv_hdr->rh_ncpu;
+}
+
+/*
+ * The bytes of part "part" (RGN_PART_*) for gap tests: [*off, *off +
+ * *len), 0 when the region has none.  The aggregation area is its
+ * buffers (and totals) when CPU 0's buffer header reads, else everything
+ * up to the next part.
+ */
+static int
+rgn_part_range(const struct rgn_view *v, uint32_t part, uint64_t *off,
+    uint64_t *len)
+{
+	const struct rgn_hdr *h = v->rv_hdr;
+	const struct rgn_meta *m = v->rv_meta;
+	int vars = RGN_META_HAS_VARS(m);
+	uint64_t end, sz;
+
+	*off = *len = 0;
+	if (part == RGN_PART_SPEC && vars && m->rm_spec_off != 0) {
+		*off = m->rm_spec_off;
+		*len = m->rm_spec_size;
+	} else if (part == RGN_PART_VARS && vars && m->rm_gvar_off != 0) {
+		*off = m->rm_gvar_off;
+		*len = m->rm_gvar_size;
+	} else if (part == RGN_PART_AGGS && m->rm_agg_off != 0) {
+		*off = m->rm_agg_off;
+		end = h->rh_cpu_off;
+		if (vars && m->rm_spec_off > *off && m->rm_spec_off < end)
+			end = m->rm_spec_off;
+		if (vars && m->rm_gvar_off > *off && m->rm_gvar_off < end)
+			end = m->rm_gvar_off;
+		if (end <= *off)
+			return 0;
+		*len = end - *off;
+		if (*len >= 16 && !rgn_view_gap(v, *off, 16, NULL)) {
+			memcpy(&sz, v->rv_base + *off + 8, sizeof (sz));
+			if (sz != 0 && sz <= *len / rgn_nagg_raw(v))
+				*len = sz * rgn_nagg_raw(v);
+			if (RGN_META_HAS_AGGTOT(m) && m->rm_aggtot_off ==
+			    *off + *len && m->rm_aggtot_size <= end -
+			    m->rm_aggtot_off)
+				*len += m->rm_aggtot_size;
+		}
+	}
+	return *len != 0;
+}
+
+int
+rgn_view_gap_area(const struct rgn_view *v, uint32_t part,
+    const char **name, struct rgn_gap *g)
+{
+	static const char *const names[RGN_NPARTS] = {
+		"aggregation buffers", "speculation area", "variable area"
+	};
+	uint64_t off, len;
+
+	if (part >= RGN_NPARTS || !(v->rv_lost & (1u << part)) ||
+	    !rgn_part_range(v, part, &off, &len))
+		return 0;
+	*name = names[part];
+	return rgn_view_gap(v, off, len, g);
+}
+
+/*
+ * Rules G1-G2 of an image with gaps: the header and the metadata area
+ * are whole (else the image is refused, naming the first missing bytes);
+ * each optional part touching a gap is marked lost (rv_lost) before it
+ * is checked, so its rules and readers skip it.
+ */
+static int
+rgn_check_gaps(struct rgn_view *v, struct kdt_err *err)
+{
+	const struct rgn_hdr *h = v->rv_hdr;
+	struct rgn_gap g;
+	uint64_t off, len;
+	uint32_t part;
+
+	if (rgn_view_gap(v, 0, h->rh_meta_off + h->rh_meta_size, &g))
+		return kdt_err_set(err, ENODATA, "RGN_GAP", g.rg_off,
+		    "region %s: bytes 0x%llx-0x%llx are not in the image (%s): without them nothing can be decoded",
+		    g.rg_off < h->rh_meta_off ? "header page" : "metadata",
+		    (unsigned long long)g.rg_off,
+		    (unsigned long long)(g.rg_off + g.rg_len),
+		    g.rg_why != NULL ? g.rg_why : "missing");
+	for (part = 0; part < RGN_NPARTS; part++)
+		if (rgn_part_range(v, part, &off, &len) &&
+		    rgn_view_gap(v, off, len, NULL))
+			v->rv_lost |= 1u << part;
+	/* rule 15 checks both together: a lost one takes the other */
+	if (v->rv_lost & (1u << RGN_PART_SPEC | 1u << RGN_PART_VARS))
+		v->rv_lost |= 1u << RGN_PART_SPEC | 1u << RGN_PART_VARS;
+	return 0;
+}
+
+int
+rgn_open_gaps(struct rgn_view *v, const void *base, uint64_t len,
+    uint64_t phys, const struct rgn_gap *gaps, uint32_t ngaps,
     struct kdt_err *err)
 {
 	const struct rgn_hdr *h = base;
@@ -383,7 +546,11 @@ rgn_open(struct rgn_view *v, const void *base, uint64_t len, uint64_t phys,
 	v->rv_len = len;
 	v->rv_hdr = h;
 	v->rv_meta = (const void *)((const uint8_t *)base + h->rh_meta_off);
-	rv = rgn_check_meta(v, err);
+	v->rv_gaps = gaps;
+	v->rv_ngaps = ngaps;
+	rv = ngaps != 0 ? rgn_check_gaps(v, err) : 0;
+	if (rv == 0)
+		rv = rgn_check_meta(v, err);
 	if (rv == 0)
 		rv = rgn_check_cpus(v, err);
 	if (rv != 0)
@@ -439,7 +606,8 @@ rgn_view_agg(const struct rgn_view *v, uint32_t cpu, uint64_t *len)
 	uint64_t off, sz;
 
 	if (h == NULL || v->rv_meta == NULL || cpu >= h->rh_ncpu ||
-	    (off = v->rv_meta->rm_agg_off) == 0)
+	    (off = v->rv_meta->rm_agg_off) == 0 ||
+	    (v->rv_lost & (1u << RGN_PART_AGGS)))
 		return NULL;
 	memcpy(&sz, v->rv_base + off + 8, sizeof (sz));	/* rule 14 */
 	*len = sz;
@@ -453,7 +621,8 @@ rgn_view_nagg(const struct rgn_view *v)
 {
 	const struct rgn_meta *m = v->rv_meta;
 
-	if (v->rv_hdr == NULL || m == NULL || m->rm_agg_off == 0)
+	if (v->rv_hdr == NULL || m == NULL || m->rm_agg_off == 0 ||
+	    (v->rv_lost & (1u << RGN_PART_AGGS)))
 		return 0;
 	if (RGN_META_HAS_AGGTOT(m) && m->rm_agg_nbuf != 0)
 		return m->rm_agg_nbuf;
@@ -803,6 +972,10 @@ rgn_walk_cpu(const struct rgn_view *v, uint32_t cpu,
 		return kdt_err_set(err, EINVAL, "RGN_CPU", KDT_ERR_NOOFF,
 		    "cpu %u is not below the region's cpu count %u", cpu,
 		    v->rv_hdr == NULL ? 0 : v->rv_hdr->rh_ncpu);
+	if (rgn_view_gap_cpu(v, cpu, NULL))
+		return kdt_err_set(err, ENODATA, "RGN_GAP", KDT_ERR_NOOFF,
+		    "CPU %u's buffer is not whole in the image: left out",
+		    cpu);
 	data = (const uint8_t *)rc + RGN_CPU_HDRSIZE;
 	head = KENV_READ_ONCE(rc->rc_head);
 	tail = KENV_READ_ONCE(rc->rc_tail);
@@ -1166,13 +1339,22 @@ int
 rgn_pagelist_assemble(const void *page0, uint64_t pa, rgn_pl_read_fn rd,
     void *arg, uint8_t *img, struct kdt_err *err)
 {
+	return rgn_pagelist_assemble_gaps(page0, pa, rd, arg, img, NULL, NULL,
+	    err);
+}
+
+int
+rgn_pagelist_assemble_gaps(const void *page0, uint64_t pa,
+    rgn_pl_read_fn rd, void *arg, uint8_t *img, rgn_pl_gap_fn gap,
+    void *garg, struct kdt_err *err)
+{
 	const struct rgn_hdr *h = page0;
 	struct rgn_pagelist pl;
 	struct rgn_view v;
 	const uint64_t *dir = NULL;
-	uint64_t *ent = NULL, nent, i, n;
+	uint64_t *ent = NULL, nent, i, n, first = 0, meta_end;
 	uint32_t crc, k, c;
-	int rv;
+	int rv, r;
 
 	rv = rgn_pl_desc(page0, &pl, &dir, err);
 	if (rv != 0)
@@ -1214,6 +1396,10 @@ rgn_pagelist_assemble(const void *page0, uint64_t pa, rgn_pl_read_fn rd,
 	if ((rv = rgn_pl_dups(ent, nent, dir, pl.rl_ntbl, pl.rl_npages,
 	    err)) != 0)
 		goto out;
+	/* pages past the metadata may be missing (gap != NULL): rgn.h */
+	meta_end = h->rh_meta_off + h->rh_meta_size;
+	if (meta_end < h->rh_meta_off)
+		meta_end = (uint64_t)-1;
 	/* physically consecutive pages are read in one request */
 	for (i = 0; i < pl.rl_npages; i += n) {
 		for (n = 1; i + n < pl.rl_npages && n < 256 &&
@@ -1222,16 +1408,42 @@ rgn_pagelist_assemble(const void *page0, uint64_t pa, rgn_pl_read_fn rd,
 		if (rd(arg, ent[i] * RGN_PAGE, img + i * RGN_PAGE,
 		    n * RGN_PAGE) != 0) {
 			/* find and name the page that does not read */
-			for (; n > 0; i++, n--)
+			for (; n > 0; i++, n--) {
+				r = rd(arg, ent[i] * RGN_PAGE,
+				    img + i * RGN_PAGE, RGN_PAGE);
+				if (r == 0)
+					continue;
+				if (r == -ENXIO && gap != NULL &&
+				    i * RGN_PAGE >= meta_end) {
+					memset(img + i * RGN_PAGE, 0,
+					    RGN_PAGE);
+					gap(garg, i * RGN_PAGE,
+					    ent[i] * RGN_PAGE);
+					if (first == 0)
+						first = i;
+					continue;
+				}
 				if ((rv = rgn_pl_page(rd, arg, ent[i],
 				    img + i * RGN_PAGE, RGN_PAGE, i,
 				    pl.rl_npages, nent, err)) != 0)
 					goto out;
+			}
 			n = 0;
 		}
 	}
 	if (pl.rl_nspare == 0)
 		goto out;	/* rv is 0 */
+	/* spares are matched to complete buffers only: refuse as before */
+	if (first != 0) {
+		rv = rgn_pl_page(rd, arg, ent[first], NULL, 0, first,
+		    pl.rl_npages, nent, err);
+		if (rv == 0)
+			rv = kdt_err_set(err, ENODATA, "RGN_PLREAD",
+			    KDT_ERR_NOOFF,
+			    "page list entry %llu does not read and the region has spare buffers",
+			    (unsigned long long)first);
+		goto out;
+	}
 	/* the spares' places come from the layout: validate it first */
 	if ((rv = rgn_open(&v, img, h->rh_size, pa, err)) != 0)
 		goto out;
@@ -1306,7 +1518,8 @@ rgn_view_spec(const struct rgn_view *v, uint64_t *len)
 	const struct rgn_meta *m = v->rv_meta;
 
 	*len = 0;
-	if (m == NULL || !RGN_META_HAS_VARS(m) || m->rm_spec_off == 0)
+	if (m == NULL || !RGN_META_HAS_VARS(m) || m->rm_spec_off == 0 ||
+	    (v->rv_lost & (1u << RGN_PART_SPEC)))
 		return NULL;
 	*len = m->rm_spec_size;
 	return v->rv_base + m->rm_spec_off;
@@ -1319,7 +1532,8 @@ rgn_view_vars(const struct rgn_view *v, uint64_t *len, uint64_t *dvoff,
 	const struct rgn_meta *m = v->rv_meta;
 
 	*len = *dvoff = *dvlen = 0;
-	if (m == NULL || !RGN_META_HAS_VARS(m) || m->rm_gvar_off == 0)
+	if (m == NULL || !RGN_META_HAS_VARS(m) || m->rm_gvar_off == 0 ||
+	    (v->rv_lost & (1u << RGN_PART_VARS)))
 		return NULL;
 	*len = m->rm_gvar_size;
 	if (m->rm_dvar_off != 0) {

@@ -58,6 +58,10 @@ struct kc_opts {
 					   lines (kc_sym.h), or NULL */
 	const char	*ko_modules;	/* --modules DIR: modules' source
 					   lines (kc_sym.h), or NULL */
+	const struct rgn_gap *ko_gaps;	/* parts of the image its source
+					   lacked (rgn.h), reported and
+					   left out; NULL: none */
+	uint32_t	ko_ngaps;
 };
 
 /*

@@ -2338,11 +2338,17 @@ kc_x_free(struct kc_x *x)
 
 /* Open the image and load its enabling; 0, or 1 after saying why. */
 static int
-kc_x_load(struct kc_x *x, const void *img, uint64_t len)
+kc_x_load(struct kc_x *x, const void *img, uint64_t len,
+    const struct kc_opts *opts)
 {
 	struct kdt_err ke;
 
-	if (rgn_open(&x->x_v, img, len, x->x_phys, &ke) != 0) {
+	/*
+	 * Parts the dump lacks (opts->ko_gaps, rgn.h) are left out: a CPU
+	 * buffer among them is reported by kc_x_collect() as a bad spot.
+	 */
+	if (rgn_open_gaps(&x->x_v, img, len, x->x_phys, opts->ko_gaps,
+	    opts->ko_ngaps, &ke) != 0) {
 		fprintf(x->x_err, "%s: %s: %s\n", x->x_prog, x->x_input,
 		    ke.ke_msg);
 		return 1;
@@ -2361,6 +2367,28 @@ kc_x_load(struct kc_x *x, const void *img, uint64_t len)
 	return 0;
 }
 
+/*
+ * Parts of the region the dump lacks (each already reported where it was
+ * left out): the partial status and its summary, as the text printer
+ * (kc_print.c) gives them; 0 when nothing is missing.
+ */
+static int
+kc_x_lost(const struct kc_x *x, const struct kc_opts *opts)
+{
+	const char *name;
+	uint32_t cpu, part, lost = 0;
+
+	for (cpu = 0; cpu < x->x_v.rv_hdr->rh_ncpu; cpu++)
+		lost += rgn_view_gap_cpu(&x->x_v, cpu, NULL) != 0;
+	for (part = 0; part < RGN_NPARTS; part++)
+		lost += rgn_view_gap_area(&x->x_v, part, &name, NULL) != 0;
+	if (lost == 0 || !(opts->ko_flags & KC_F_PARTIAL))
+		return 0;
+	fprintf(x->x_err, "%s: %s: partial: %u part%s of the region not in the dump (above) left out; everything else is exported\n",
+	    x->x_prog, x->x_input, lost, lost == 1 ? "" : "s");
+	return KC_PARTIAL;
+}
+
 int
 kc_export_region(const void *img, uint64_t len, uint64_t phys,
     const char *input, FILE *out, FILE *err, const struct kc_opts *opts)
@@ -2368,6 +2396,7 @@ kc_export_region(const void *img, uint64_t len, uint64_t phys,
 	struct kc_dec_opts o;
 	struct kc_x x;
 	uint64_t q;
+	int rv;
 
 	memset(&x, 0, sizeof (x));
 	x.x_prog = opts->ko_prog != NULL ? opts->ko_prog : "kdt";
@@ -2377,7 +2406,7 @@ kc_export_region(const void *img, uint64_t len, uint64_t phys,
 	x.x_fmt = opts->ko_format;
 	x.x_flags = opts->ko_flags;
 	x.x_phys = phys;
-	if (kc_x_load(&x, img, len) != 0)
+	if (kc_x_load(&x, img, len, opts) != 0)
 		return 1;
 	memset(&o, 0, sizeof (o));
 	o.do_prog = x.x_prog;
@@ -2406,6 +2435,7 @@ kc_export_region(const void *img, uint64_t len, uint64_t phys,
 	else
 		kc_x_html(&x);
 	fflush(out);
+	rv = kc_x_lost(&x, opts);
 	kc_x_free(&x);
-	return 0;
+	return rv;
 }

@@ -1127,7 +1127,8 @@ kc_print_merged(struct kc_dec *d, const struct rgn_view *v)
 	uint32_t cpu;
 
 	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++)
-		if (rgn_walk_cpu(v, cpu, &cb, &ke) < 0)
+		if (!rgn_view_gap_cpu(v, cpu, NULL) &&
+		    rgn_walk_cpu(v, cpu, &cb, &ke) < 0)
 			fprintf(d->kd_o.do_err, "%s: %s: %s\n",
 			    d->kd_o.do_prog, d->kd_o.do_input, ke.ke_msg);
 	if (mg.mg_n > 1)
@@ -1139,18 +1140,56 @@ kc_print_merged(struct kc_dec *d, const struct rgn_view *v)
 	fflush(d->kd_out);
 	free(mg.mg_recs);
 	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++)
-		kc_cpu_counts(v, d->kd_o.do_prog, d->kd_o.do_err, cpu);
+		if (!rgn_view_gap_cpu(v, cpu, NULL))
+			kc_cpu_counts(v, d->kd_o.do_prog, d->kd_o.do_err,
+			    cpu);
+}
+
+/*
+ * Say which parts of an image read with gaps (rgn.h, struct rgn_gap) are
+ * left out: each CPU buffer and optional area touching a gap, with the
+ * first missing byte range in it and why.  The number of parts.
+ */
+static uint32_t
+kc_region_gaps(const struct rgn_view *v, const char *prog,
+    const char *input, FILE *err)
+{
+	struct rgn_gap g;
+	const char *name;
+	uint32_t cpu, part, n = 0;
+
+	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++) {
+		if (!rgn_view_gap_cpu(v, cpu, &g))
+			continue;
+		fprintf(err, "%s: %s: CPU %u's buffer: bytes 0x%llx-0x%llx not in the dump (%s); its records are left out\n",
+		    prog, input, cpu, (unsigned long long)g.rg_off,
+		    (unsigned long long)(g.rg_off + g.rg_len),
+		    g.rg_why != NULL ? g.rg_why : "missing");
+		n++;
+	}
+	for (part = 0; part < RGN_NPARTS; part++) {
+		if (!rgn_view_gap_area(v, part, &name, &g))
+			continue;
+		fprintf(err, "%s: %s: %s: bytes 0x%llx-0x%llx not in the dump (%s); left out\n",
+		    prog, input, name, (unsigned long long)g.rg_off,
+		    (unsigned long long)(g.rg_off + g.rg_len),
+		    g.rg_why != NULL ? g.rg_why : "missing");
+		n++;
+	}
+	return n;
 }
 
 /* Open the image and load its enabling; 0 or 1 after saying why. */
 static int
 kc_load(const char *prog, const char *input, FILE *err, struct rgn_view *v,
-    const void *img, uint64_t len, uint64_t phys, struct dof_enabling **den)
+    const void *img, uint64_t len, uint64_t phys, const struct kc_opts *ko,
+    struct dof_enabling **den)
 {
 	const struct rgn_meta *rm;
 	struct kdt_err ke;
 
-	if (rgn_open(v, img, len, phys, &ke) != 0) {
+	if (rgn_open_gaps(v, img, len, phys, ko != NULL ? ko->ko_gaps : NULL,
+	    ko != NULL ? ko->ko_ngaps : 0, &ke) != 0) {
 		fprintf(err, "%s: %s: %s\n", prog, input, ke.ke_msg);
 		return 1;
 	}
@@ -1210,7 +1249,7 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 	struct kc_vars_io vio;
 	struct rgn_view v;
 	struct kc_dec *d;
-	uint32_t cpu;
+	uint32_t cpu, lost;
 	uint64_t q;
 	int rv;
 
@@ -1222,8 +1261,10 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 	o.do_input = input;
 	o.do_out = out;
 	o.do_err = err;
-	if (kc_load(o.do_prog, input, err, &v, img, len, phys, &den) != 0)
+	if (kc_load(o.do_prog, input, err, &v, img, len, phys, opts,
+	    &den) != 0)
 		return 1;
+	lost = kc_region_gaps(&v, o.do_prog, input, err);
 	q = den->den_opts[DTRACEOPT_QUIET];
 	o.do_quiet = (q != DTRACEOPT_UNSET && q != 0) ||
 	    (opts != NULL && (opts->ko_flags & KC_F_QUIET));
@@ -1236,6 +1277,8 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 		kc_print_merged(d, &v);
 	else
 		for (cpu = 0; cpu < v.rv_hdr->rh_ncpu; cpu++) {
+			if (rgn_view_gap_cpu(&v, cpu, NULL))
+				continue;	/* kc_region_gaps said so */
 			(void) kc_dec_consume(d, cpu);
 			kc_cpu_counts(&v, o.do_prog, err, cpu);
 		}
@@ -1256,6 +1299,11 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 		fprintf(err, "%s: %s: partial: %llu torn or corrupt record spot%s (above); every other record is printed\n",
 		    o.do_prog, input, (unsigned long long)d->kd_nbad,
 		    d->kd_nbad == 1 ? "" : "s");
+		rv = KC_PARTIAL;
+	}
+	if (lost != 0 && opts != NULL && (opts->ko_flags & KC_F_PARTIAL)) {
+		fprintf(err, "%s: %s: partial: %u part%s of the region not in the dump (above) left out; everything else is printed\n",
+		    o.do_prog, input, lost, lost == 1 ? "" : "s");
 		rv = KC_PARTIAL;
 	}
 	kc_dec_free(d);

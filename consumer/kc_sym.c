@@ -582,6 +582,30 @@ kc_sym_add_modsyms(struct kc_symtab *t, const struct rgn_mod *md,
 	return rv;
 }
 
+/*
+ * Open a region image for its module table alone.  The table lies in the
+ * metadata, before the CPU buffers; a dump may lack some of those (the
+ * printer reports them, rgn.h "gaps"), which must not cost the modules'
+ * names: when the whole image does not open, it is opened again with
+ * everything from rh_cpu_off on taken as missing.
+ */
+static int
+kc_sym_rgn_open(struct rgn_view *v, const void *img, uint64_t len,
+    struct kdt_err *err)
+{
+	const struct rgn_hdr *h = img;
+	struct rgn_gap g;
+
+	if (rgn_open(v, img, len, RGN_PHYS_ANY, err) == 0)
+		return 0;
+	if (len < sizeof (*h) || h->rh_cpu_off == 0 || h->rh_cpu_off >= len)
+		return -1;
+	g.rg_off = h->rh_cpu_off;
+	g.rg_len = len - h->rh_cpu_off;
+	g.rg_why = "not needed for the module table";
+	return rgn_open_gaps(v, img, len, RGN_PHYS_ANY, &g, 1, err);
+}
+
 int
 kc_sym_add_region_mods(struct kc_symtab *t, const void *img, uint64_t len,
     uint32_t *notes, char *why, size_t whysz)
@@ -596,7 +620,7 @@ kc_sym_add_region_mods(struct kc_symtab *t, const void *img, uint64_t len,
 	if (notes != NULL)
 		*notes = 0;
 	/* the region itself is the printer's to judge and report */
-	if (rgn_open(&v, img, len, RGN_PHYS_ANY, &err) != 0)
+	if (kc_sym_rgn_open(&v, img, len, &err) != 0)
 		return 0;
 	if (rgn_mod_first(&v, &a, &err) != 0) {
 		snprintf(why, whysz, "region's module table: %s", err.ke_msg);
@@ -1402,7 +1426,7 @@ kc_modtext_list(const void *img, uint64_t len, struct kc_modtext **mtp,
 
 	*mtp = NULL;
 	*nmt = 0;
-	if (rgn_open(&rv, img, len, RGN_PHYS_ANY, &err) != 0 ||
+	if (kc_sym_rgn_open(&rv, img, len, &err) != 0 ||
 	    rgn_mod_first(&rv, &a, &err) != 0 || a == NULL)
 		return 0;
 	for (cur = 0; rgn_mod_next(&rv, &cur, &md, &err) == 1;) {

@@ -156,12 +156,35 @@ struct cd_src *cd_src_new(const char *name, const char *format,
 int cd_src_add(struct cd_src *s, uint64_t pa, uint64_t size, uint64_t off);
 void cd_src_sort(struct cd_src *s);
 
-/* A region found in a dump: its image (malloc'd) and where it lies. */
+/*
+ * A region found in a dump: its image (malloc'd) and where it lies.  The
+ * parts of it the dump lacks (pages excluded or lost past a cut, beyond
+ * the header and metadata, which must be whole) are zero in the image
+ * and listed in cg_gaps (malloc'd with their reasons; NULL when the
+ * region is whole): the printer reports and leaves out what they touch
+ * (rgn.h, struct rgn_gap) and the exit status says partial.
+ */
+struct rgn_gap;
 struct cd_region {
 	uint8_t		*cg_img;
 	uint64_t	cg_size;
 	uint64_t	cg_pa;
+	struct rgn_gap	*cg_gaps;
+	uint32_t	cg_ngaps;
 };
+
+/* Free what a cd_region holds (its image and gaps) and clear it. */
+void cd_region_free(struct cd_region *rg);
+
+/*
+ * Read the region [pa, pa + size) into img, page range by page range:
+ * the bytes the source lacks are zeroed and listed in *gaps (region
+ * offsets, malloc'd with their reasons: the cut of a truncated file or
+ * the source's cs_hole), *ngaps of them.  0, or -errno of a read error
+ * other than a missing page.
+ */
+int cd_read_gaps(struct cd_src *s, uint64_t pa, uint64_t size,
+    uint8_t *img, struct rgn_gap **gaps, uint32_t *ngaps);
 
 /*
  * Find the region: at "pa" if not CD_NOADDR, else by scanning every

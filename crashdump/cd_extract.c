@@ -84,8 +84,10 @@ cd_usage(FILE *f)
 	    "               (Chrome trace events for ui.perfetto.dev) or html (a\n"
 	    "               self-contained report); consumer/kc_export.h has the schemas\n"
 	    "  -h           this help\n"
-	    "Exit status: 0 every record printed, 3 printed but records were torn\n"
-	    "or corrupt (each reported), 1 no region found, 2 bad usage.\n"
+	    "Exit status: 0 every record printed, 3 partial: printed, but records\n"
+	    "were torn or corrupt or parts of the region (a CPU's buffer, the\n"
+	    "aggregations...) were not in the dump (each reported), 1 no region\n"
+	    "found, 2 bad usage.\n"
 	    "See kdt-extract(1).\n", CD_PROG);
 }
 
@@ -228,21 +230,26 @@ cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
 		    CD_PAGE, CD_REGION_MAX);
 		return 1;
 	}
-	if (h.rh_size > s->cs_total) {
+	/* cut short: the header and metadata must be there (the rest: gaps) */
+	if (h.rh_size > s->cs_total && (h.rh_meta_off > s->cs_total ||
+	    h.rh_meta_size > s->cs_total - h.rh_meta_off)) {
 		fprintf(err, "%s: %s: raw region image is truncated: its header says %llu bytes, the file has %llu; see kdt-extract(1), DIAGNOSTICS\n",
 		    CD_PROG, s->cs_name, (unsigned long long)h.rh_size,
 		    (unsigned long long)s->cs_total);
 		return 1;
 	}
 	rg->cg_img = malloc(h.rh_size);
-	if (rg->cg_img == NULL ||
-	    cd_read_phys(s, 0, rg->cg_img, h.rh_size, &miss) != 0) {
+	if (rg->cg_img == NULL || cd_read_gaps(s, 0, h.rh_size, rg->cg_img,
+	    &rg->cg_gaps, &rg->cg_ngaps) != 0) {
 		fprintf(err, "%s: %s: cannot read the %llu-byte raw region image\n",
 		    CD_PROG, s->cs_name, (unsigned long long)h.rh_size);
-		free(rg->cg_img);
-		rg->cg_img = NULL;
+		cd_region_free(rg);
 		return 1;
 	}
+	if (h.rh_size > s->cs_total)
+		fprintf(err, "%s: %s: raw region image is truncated: its header says %llu bytes, the file has %llu: what it holds is printed\n",
+		    CD_PROG, s->cs_name, (unsigned long long)h.rh_size,
+		    (unsigned long long)s->cs_total);
 	rg->cg_size = h.rh_size;
 	rg->cg_pa = RGN_PHYS_ANY;
 	if (!quiet)
@@ -333,6 +340,7 @@ cd_print_region(struct cd_src *s, struct cd_region *rg,
     const struct kc_opts *ko, FILE *out, FILE *err)
 {
 	struct kc_symtab *syms;
+	struct kc_opts kg = *ko;	/* with the region's gaps */
 	char input[1200], why[600];
 	int rv, failed;
 
@@ -369,22 +377,22 @@ cd_print_region(struct cd_src *s, struct cd_region *rg,
 		failed = 1;
 	}
 	if (failed) {
-		free(rg->cg_img);
-		rg->cg_img = NULL;
+		cd_region_free(rg);
 		return 2;
 	}
 	if (syms != NULL)
 		kc_sym_set_default(syms);
 	/* more CPUs than the region was sized for (kc.h) */
 	(void) kc_region_lowered(rg->cg_img, rg->cg_size, ko->ko_prog, err);
+	kg.ko_gaps = rg->cg_gaps;
+	kg.ko_ngaps = rg->cg_ngaps;
 	rv = kc_print_region_opts(rg->cg_img, rg->cg_size, rg->cg_pa, input,
-	    out, err, ko);
+	    out, err, &kg);
 	if (syms != NULL) {
 		kc_sym_set_default(NULL);
 		kc_sym_free(syms);
 	}
-	free(rg->cg_img);
-	rg->cg_img = NULL;
+	cd_region_free(rg);
 	return rv;
 }
 

@@ -10,9 +10,13 @@
  * physical address: a stale copy of a header elsewhere in memory (a
  * buffer that once held the image) names another rh_phys and is skipped.
  * A chunk that does not read (a damaged page of a compressed dump; the
- * source has said which) is rescanned page by page.  A region touching
- * a hole is rejected naming the missing physical range and, from the
- * source's cs_hole, why it is missing (e.g. excluded from a kdump).
+ * source has said which) is rescanned page by page.  A region whose
+ * header page or metadata touches a hole is rejected naming the missing
+ * physical range and, from the source's cs_hole, why it is missing (e.g.
+ * excluded from a kdump); holes after the metadata (a dump cut inside
+ * the CPU buffers, an excluded or unreadable page there) are read as
+ * zeros and listed as gaps (cd_read_gaps, rgn.h "struct rgn_gap"): the
+ * printer names each part they touch, leaves it out and prints the rest.
  * Called by cd_extract_main() (cd_extract.c).
  *
  * A live session's region is vmalloc'd: its header page is found the
@@ -81,17 +85,123 @@ cd_why_hole(struct cd_scan *sc, uint64_t pa, uint64_t size, uint64_t miss)
 	    why != NULL ? ")" : "");
 }
 
-/* The region must be entirely in the dump; say what is missing if not. */
-static int
-cd_check_backed(struct cd_scan *sc, uint64_t pa, uint64_t size,
-    uint8_t *img)
+void
+cd_region_free(struct cd_region *rg)
 {
-	uint64_t miss = CD_NOADDR, cut = sc->sc_src->cs_cut_pa;
+	uint32_t i;
+
+	free(rg->cg_img);
+	for (i = 0; i < rg->cg_ngaps; i++)
+		free((char *)rg->cg_gaps[i].rg_why);
+	free(rg->cg_gaps);
+	memset(rg, 0, sizeof (*rg));
+}
+
+/* Why the page at pa did not read (rv): a phrase, malloc'd. */
+static char *
+cd_gap_why(const struct cd_src *s, uint64_t pa, int rv)
+{
+	char buf[160];
+
+	if (rv != -ENXIO)
+		snprintf(buf, sizeof (buf), "unreadable: %s", strerror(-rv));
+	else if (s->cs_cut_pa != CD_NOADDR && pa + CD_PAGE > s->cs_cut_pa)
+		snprintf(buf, sizeof (buf), "truncated at phys 0x%llx: the dump ends there",
+		    (unsigned long long)s->cs_cut_pa);
+	else
+		snprintf(buf, sizeof (buf), "%s", s->cs_hole != NULL ?
+		    s->cs_hole : "not held by the dump");
+	return strdup(buf);
+}
+
+/* Add [off, off + len) with reason why (taken) to the list. */
+static int
+cd_gap_add(struct rgn_gap **gaps, uint32_t *n, uint64_t off, uint64_t len,
+    char *why)
+{
+	struct rgn_gap *g;
+
+	if (why == NULL)
+		return -ENOMEM;
+	g = *n > 0 ? &(*gaps)[*n - 1] : NULL;
+	if (g != NULL && g->rg_off + g->rg_len == off &&
+	    strcmp(g->rg_why, why) == 0) {
+		g->rg_len += len;	/* the same hole goes on */
+		free(why);
+		return 0;
+	}
+	g = realloc(*gaps, (*n + 1) * sizeof (*g));
+	if (g == NULL) {
+		free(why);
+		return -ENOMEM;
+	}
+	*gaps = g;
+	g[*n].rg_off = off;
+	g[*n].rg_len = len;
+	g[*n].rg_why = why;
+	(*n)++;
+	return 0;
+}
+
+int
+cd_read_gaps(struct cd_src *s, uint64_t pa, uint64_t size, uint8_t *img,
+    struct rgn_gap **gaps, uint32_t *ngaps)
+{
+	uint64_t o, n, p, k, miss;
 	int rv;
 
-	rv = cd_read_phys(sc->sc_src, pa, img, size, &miss);
-	if (rv == 0)
+	*gaps = NULL;
+	*ngaps = 0;
+	for (o = 0; o < size; o += n) {
+		n = size - o < CD_CHUNK ? size - o : CD_CHUNK;
+		if (cd_read_phys(s, pa + o, img + o, n, &miss) == 0)
+			continue;
+		/* something in this chunk is missing: page by page */
+		for (p = 0; p < n; p += k) {
+			k = n - p < CD_PAGE ? n - p : CD_PAGE;
+			rv = cd_read_phys(s, pa + o + p, img + o + p, k, &miss);
+			if (rv == 0)
+				continue;
+			memset(img + o + p, 0, k);
+			if ((rv = cd_gap_add(gaps, ngaps, o + p, k,
+			    cd_gap_why(s, pa + o + p, rv))) != 0)
+				return rv;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Read the region; the header and metadata area (the first meta_end
+ * bytes) must be in the dump: say what is missing if not.  Other parts
+ * missing are kept in *gaps for the printer.
+ */
+static int
+cd_check_backed(struct cd_scan *sc, uint64_t pa, uint64_t size,
+    uint64_t meta_end, uint8_t *img, struct rgn_gap **gaps,
+    uint32_t *ngaps)
+{
+	uint64_t miss = CD_NOADDR, cut = sc->sc_src->cs_cut_pa;
+	struct cd_region tmp;
+	int rv;
+
+	rv = cd_read_gaps(sc->sc_src, pa, size, img, gaps, ngaps);
+	if (rv == 0 && (*ngaps == 0 || (*gaps)[0].rg_off >= meta_end))
 		return 0;
+	if (rv == 0) {
+		/* the header or metadata: nothing can be decoded */
+		miss = pa + (*gaps)[0].rg_off;
+		if (strncmp((*gaps)[0].rg_why, "unreadable: ", 12) == 0)
+			rv = -EIO;
+		else
+			rv = -ENXIO;
+	}
+	memset(&tmp, 0, sizeof (tmp));
+	tmp.cg_gaps = *gaps;
+	tmp.cg_ngaps = *ngaps;
+	cd_region_free(&tmp);
+	*gaps = NULL;
+	*ngaps = 0;
 	if (rv != -ENXIO)
 		cd_why(sc, 1, "region at phys 0x%llx: read error: %s",
 		    (unsigned long long)pa, strerror(-rv));
@@ -115,14 +225,35 @@ cd_pl_read(void *arg, uint64_t pa, void *buf, uint64_t n)
 	return cd_read_phys(arg, pa, buf, n, &miss);
 }
 
+/* Where the gaps of a page-listed region go (rgn_pl_gap_fn). */
+struct cd_plgaps {
+	struct cd_src	*pg_src;
+	struct rgn_gap	**pg_gaps;
+	uint32_t	*pg_n;
+	int		pg_rv;
+};
+
+static void
+cd_pl_gap(void *arg, uint64_t off, uint64_t pa)
+{
+	struct cd_plgaps *pg = arg;
+
+	if (pg->pg_rv == 0)
+		pg->pg_rv = cd_gap_add(pg->pg_gaps, pg->pg_n, off, CD_PAGE,
+		    cd_gap_why(pg->pg_src, pa, -ENXIO));
+}
+
 /*
  * The region whose page 0 at pa carries a page list: reassemble it into
  * img (rh_size bytes) through the list, which rgn_pagelist_assemble()
- * checks entry by entry.  0, or 1 with the reason kept.
+ * checks entry by entry; listed pages past the metadata that the dump
+ * lacks become gaps (*gaps).  0, or 1 with the reason kept.
  */
 static int
-cd_try_pagelist(struct cd_scan *sc, uint64_t pa, uint8_t *img)
+cd_try_pagelist(struct cd_scan *sc, uint64_t pa, uint8_t *img,
+    struct rgn_gap **gaps, uint32_t *ngaps)
 {
+	struct cd_plgaps pg = { sc->sc_src, gaps, ngaps, 0 };
 	struct kdt_err ke;
 	uint8_t *page0 = malloc(CD_PAGE);
 	uint64_t miss;
@@ -135,9 +266,14 @@ cd_try_pagelist(struct cd_scan *sc, uint64_t pa, uint8_t *img)
 		free(page0);
 		return 1;
 	}
-	rv = rgn_pagelist_assemble(page0, pa, cd_pl_read, sc->sc_src, img,
-	    &ke);
+	rv = rgn_pagelist_assemble_gaps(page0, pa, cd_pl_read, sc->sc_src,
+	    img, cd_pl_gap, &pg, &ke);
 	free(page0);
+	if (rv == 0 && pg.pg_rv != 0) {
+		cd_why(sc, 1, "live region at phys 0x%llx: no memory for its list of missing pages",
+		    (unsigned long long)pa);
+		return 1;
+	}
 	if (rv != 0) {
 		/* a listed page the dump lacks: say why, as for a hole */
 		hole = ke.ke_errno == ENODATA && sc->sc_src->cs_hole != NULL;
@@ -196,10 +332,13 @@ cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
 	img = malloc(h.rh_size);
 	if (img == NULL)
 		goto reject;
-	if (rgn_pagelist_present(&h) ? cd_try_pagelist(sc, pa, img) != 0 :
-	    cd_check_backed(sc, pa, h.rh_size, img) != 0)
+	if (rgn_pagelist_present(&h) ? cd_try_pagelist(sc, pa, img,
+	    &rg->cg_gaps, &rg->cg_ngaps) != 0 :
+	    cd_check_backed(sc, pa, h.rh_size, h.rh_meta_off +
+	    h.rh_meta_size, img, &rg->cg_gaps, &rg->cg_ngaps) != 0)
 		goto reject;
-	if (rgn_open(&v, img, h.rh_size, pa, &ke) != 0) {
+	if (rgn_open_gaps(&v, img, h.rh_size, pa, rg->cg_gaps,
+	    rg->cg_ngaps, &ke) != 0) {
 		cd_why(sc, strcmp(ke.ke_tag, "RGN_PHYS") != 0,
 		    "region at phys 0x%llx: %s", (unsigned long long)pa,
 		    ke.ke_msg);
@@ -211,6 +350,7 @@ cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
 	return 0;
 reject:
 	free(img);
+	cd_region_free(rg);
 	return 1;
 }
 
@@ -246,8 +386,7 @@ cd_found(struct cd_scan *sc, struct cd_region *rg)
 		sc->sc_pas = n;
 		sc->sc_pas[sc->sc_npas++] = rg->cg_pa;
 	}
-	free(rg->cg_img);
-	memset(rg, 0, sizeof (*rg));
+	cd_region_free(rg);
 	return 1;
 }
 

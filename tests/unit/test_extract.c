@@ -160,8 +160,18 @@ START_TEST(test_dump_cut_in_region)
 	keep = sizeof (Elf64_Ehdr) + 3 * sizeof (Elf64_Phdr) + 64 + T_LOW +
 	    T_RSIZE / 2;
 	ck_assert_int_eq(truncate(path, keep), 0);
+	/* past the metadata: both CPUs' buffers are cut, each is named */
+	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 3);
+	ck_assert_msg(strstr(err, "region at phys 0x10000000: CPU 0's buffer: bytes 0x8000-0x9000 not in the dump (truncated at phys 0x10008000: the dump ends there); its records are left out\n") != NULL,
+	    "%s", err);
+	ck_assert_msg(strstr(err, "CPU 1's buffer: bytes 0x9000-0x10000 not in the dump (truncated at phys 0x10008000: the dump ends there)") != NULL,
+	    "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "partial: 2 parts of the region not in the dump (above) left out"));
+	ck_assert_str_eq(out, "\n");
+	/* in the metadata: nothing can be decoded (test_extract_gaps.c) */
+	ck_assert_int_eq(truncate(path, keep - T_RSIZE / 2 + 0x1100), 0);
 	ck_assert_int_eq(t_run(out, err, path, NULL, NULL, NULL), 1);
-	ck_assert_ptr_nonnull(strstr(err, "region at phys 0x10000000-0x10010000 is cut off: the dump ends at phys 0x10008000"));
+	ck_assert_ptr_nonnull(strstr(err, "region at phys 0x10000000-0x10010000 is cut off: the dump ends at phys 0x10001100"));
 	ck_assert_str_eq(out, "");
 	unlink(path);
 }

@@ -307,9 +307,15 @@ START_TEST(test_image_only_and_bad_image)
 
 		snprintf(p, sizeof (p), "%s/kdt-region.img", t_dir);
 		ck_assert_int_eq(truncate(p, KT_RSIZE / 2), 0);
+		/* past the metadata: what it holds is printed, partial */
+		ck_assert_int_eq(t_run(out, err, NULL), 3);
+		t_has(err, "raw region image is truncated: its header says 65536 bytes, the file has 32768: what it holds is printed\n");
+		t_has(err, "CPU 1's buffer: bytes 0x9000-0x10000 not in the dump (beyond the end of the image (file truncated?)); its records are left out\n");
+		/* in the metadata: refused */
+		ck_assert_int_eq(truncate(p, 0x1100), 0);
 	}
 	ck_assert_int_eq(t_run(out, err, NULL), 1);
-	t_has(err, "raw region image is truncated: its header says 65536 bytes, the file has 32768; see kdt-extract(1), DIAGNOSTICS\n");
+	t_has(err, "raw region image is truncated: its header says 65536 bytes, the file has 4352; see kdt-extract(1), DIAGNOSTICS\n");
 	t_rmdir();
 }
 END_TEST

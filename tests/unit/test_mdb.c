@@ -269,12 +269,21 @@ START_TEST(test_hole_in_region)
 
 	kt_region_rec(rg, 1, 5, 42);
 	t_mem_init(&mem, rg);
+	/* a page of CPU 0's buffer: left out, CPU 1 printed (partial) */
 	mem.tm_hole = T_RPHYS + 0x8000;
 	t_kdt(&mem, "dump", "kdt", NULL, &r);
-	ck_assert_int_eq(r.tr_rv, 1);
-	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000-0x10010000 is not entirely in the dump: phys 0x10008000-0x10009000 is missing (crash cannot read it from the dump); see kdt-extract(1), DIAGNOSTICS\n");
+	ck_assert_int_eq(r.tr_rv, 3);
+	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000: CPU 0's buffer: bytes 0x8000-0x9000 not in the dump (crash cannot read it from the dump); its records are left out\n"
+	    "kdt: dump: region at phys 0x10000000: partial: 1 part of the region not in the dump (above) left out; everything else is printed\n");
+	ck_assert_ptr_nonnull(strstr(r.tr_out, ":BEGIN                42\n"));
 	t_kdt(&mem, "dump", "kdt", p, &r);
-	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000-0x10010000 is not entirely in the dump: phys 0x10008000-0x10009000 is missing (crash cannot read it from the dump); see kdt-extract(1), DIAGNOSTICS\n");
+	ck_assert_int_eq(r.tr_rv, 3);
+	ck_assert_ptr_nonnull(strstr(r.tr_err, "CPU 0's buffer: bytes 0x8000-0x9000 not in the dump (crash cannot read it from the dump)"));
+	/* a page of the metadata: nothing can be decoded */
+	mem.tm_hole = T_RPHYS + 0x1000;
+	t_kdt(&mem, "dump", "kdt", p, &r);
+	ck_assert_int_eq(r.tr_rv, 1);
+	ck_assert_str_eq(r.tr_err, "kdt: dump: region at phys 0x10000000-0x10010000 is not entirely in the dump: phys 0x10001000-0x10002000 is missing (crash cannot read it from the dump); see kdt-extract(1), DIAGNOSTICS\n");
 	/* a missing header page */
 	mem.tm_hole = T_RPHYS;
 	t_kdt(&mem, "dump", "kdt", p, &r);

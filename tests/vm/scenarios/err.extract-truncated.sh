@@ -5,13 +5,17 @@
 # places, from the largest cut down (one copy, truncated in turn):
 #
 #   cpu        8 MiB into the region (guest-physical 0x10800000), past
-#              the region header and metadata, inside the per-CPU buffers
+#              the region header and metadata, where CPU 1's buffer
+#              starts: the region is read in part -- CPU 0's records are
+#              printed, CPU 1's buffer is reported as not in the dump
+#              (truncated at 0x10800000) and the exit status is 3
+#              (partial)
 #   rgnhdr     40 bytes into the region header (0x10000028)
 #   load       in the middle of the PT_LOAD before the region (0x80c0000)
 #   phdrs      in the middle of the program header table
 #   ehdr       in the ELF header (30 bytes)
 #
-# For each, kdt-extract must exit non-zero (not by a signal), print
+# For each of the others, kdt-extract must exit non-zero (not by a signal), print
 # nothing on stdout, and say on stderr that the dump is truncated, naming
 # the input and the place (the physical address where the dump ends, or
 # the file offsets) -- never garbage, never a crash.  The demo dump is
@@ -55,7 +59,22 @@ check()
 	    kv_fail "$n: the message does not say where the dump is truncated"
 }
 
-check cpu "$off_cpu" 'region at phys 0x10000000-0x[0-9a-f]+ is cut off: the dump ends at phys 0x10800000 \(file truncated\?\)'
+# The cut in the CPU buffers: what survived is printed (rgn.h, struct
+# rgn_gap), what did not is named, and the status says partial.
+truncate -s "$off_cpu" "$cut"
+rc=0
+"$KV_EXTRACT" "$cut" > "$work/cpu.out" 2> "$work/cpu.err" || rc=$?
+echo "--- cpu: cut at file offset $off_cpu: exit $rc"
+cat "$work/cpu.err"
+[ "$rc" -eq 3 ] || kv_fail "cpu: kdt-extract exited $rc, not 3 (partial)"
+grep -q '^  0      4             do_init_module:entry init module ' \
+    "$work/cpu.out" || kv_fail "cpu: CPU 0's records are not printed"
+! grep -q '^  1 ' "$work/cpu.out" ||
+    kv_fail "cpu: records of the cut CPU 1 are printed"
+grep -q "^kdt-extract: $cut: region at phys 0x10000000: CPU 1's buffer: bytes 0x800000-0x[0-9a-f]* not in the dump (truncated at phys 0x10800000: the dump ends there); its records are left out\$" \
+    "$work/cpu.err" || kv_fail "cpu: CPU 1's buffer is not reported"
+grep -q 'partial: 1 part of the region not in the dump (above) left out' \
+    "$work/cpu.err" || kv_fail "cpu: no partial summary"
 check rgnhdr "$off_rgnhdr" 'no kdt region found in [0-9]+ MiB of physical memory, and the dump is truncated: it ends at phys 0x10000028'
 check load "$off_load" 'no kdt region found in 128 MiB of physical memory, and the dump is truncated: it ends at phys 0x80c0000'
 check phdrs "$off_phdrs" "truncated program header table: $phnum headers of 56 bytes at file offset 0x[0-9a-f]+ end at 0x[0-9a-f]+, past the end of the file \($off_phdrs bytes\)"
