@@ -84,6 +84,11 @@ struct dc_opts {
 #define DC_REGSET_SIZE		0x1	/* regionsize was given */
 #define DC_REGSET_ADDR		0x2	/* regionaddr was given */
 
+/* Option "encoding" (dco_encoding): unset, ascii or utf8. */
+#define DC_ENC_UNSET	0
+#define DC_ENC_ASCII	1
+#define DC_ENC_UTF8	2
+
 struct dc_out {
 	uint8_t		*dco_dof;	/* DOF image, malloc'ed */
 	size_t		dco_dofsz;
@@ -98,6 +103,9 @@ struct dc_out {
 	int		dco_col;
 	int		dco_errtags;	/* option errtags was set */
 	int		dco_droptags;	/* option droptags was set */
+	int		dco_noerror;	/* option noerror: faults not reported */
+	int		dco_encoding;	/* option encoding: DC_ENC_* (the
+					   consumer draws bars with it) */
 	int		dco_engine;	/* option engine: 0 auto, 1 user, 2 kern */
 	int		dco_region;	/* option region (live buffers in the
 					   reserved region) was set */

@@ -700,23 +700,94 @@ cg_lvalue_load(struct dc_ctx *cx, struct dc_node *l)
 	return l->n_kind == DN_INDEX ? cg_assoc_load(cx, l) : cg_var(cx, l);
 }
 
-/* Does a value of type "from" need narrowing to fit variable type "to"? */
+/* An integer type dtrace can hold in a register (1 to 8 bytes). */
 static int
-cg_needs_narrow(const struct dc_type *to, const struct dc_type *from)
+cg_is_regint(const struct dc_type *t)
 {
-	if (to->ty_kind != DC_INT || to->ty_size >= 8)
-		return 0;
-	if (from->ty_kind != DC_INT)
-		return 1;
-	return from->ty_size > to->ty_size || (from->ty_size == to->ty_size &&
-	    from->ty_signed != to->ty_signed);
+	return t->ty_kind == DC_INT && t->ty_size >= 1 && t->ty_size <= 8;
 }
 
-/* l op= r, with pointer scaling for p += n; narrowed to l's type. */
+/*
+ * dtrace's compile-time cast of an integer constant (dt_cast), from type
+ * "from" to type "to": to a smaller type the low bytes are kept, zero-
+ * filled above; to a bigger one the value's bytes are extended by the
+ * sign of "from" (zero-filled when unsigned), with zeros above the bytes
+ * of "to".
+ */
+static uint64_t
+cg_dtcast(uint64_t u, const struct dc_type *from, const struct dc_type *to)
+{
+	int sh, ext;
+
+	if (to->ty_size < from->ty_size) {
+		sh = 64 - 8 * (int)to->ty_size;
+		u = (u << sh) >> sh;
+	} else if (to->ty_size > from->ty_size) {
+		sh = 64 - 8 * (int)from->ty_size;
+		ext = 8 * (int)(to->ty_size - from->ty_size);
+		u <<= sh;
+		if (from->ty_signed)
+			u = (uint64_t)((int64_t)u >> ext) >> (sh - ext);
+		else
+			u >>= sh;
+	}
+	return u;
+}
+
+/*
+ * The value of a constant integer expression as dtrace folds it: a cast
+ * of a constant is dt_cast above (dc_const() alone ignores casts).
+ */
+static int
+cg_const_val(const struct dc_node *n, int64_t *v)
+{
+	int64_t a;
+
+	if (n->n_kind == DN_CAST && cg_is_regint(&n->n_type) &&
+	    cg_is_regint(&n->n_a->n_type)) {
+		if (!cg_const_val(n->n_a, &a))
+			return 0;
+		*v = (int64_t)cg_dtcast((uint64_t)a, &n->n_a->n_type,
+		    &n->n_type);
+		return 1;
+	}
+	return dc_const(n, v);
+}
+
+/*
+ * An integer constant assigned (or op='d) to an integer of another size
+ * is cast at compile time, as dtrace's dt_assign_common() does.  1 with
+ * the value in *v when "n" is such a constant.
+ */
+static int
+cg_const_cast(const struct dc_node *n, const struct dc_type *to, int64_t *v)
+{
+	if (!cg_is_regint(to) || !cg_is_regint(&n->n_type) ||
+	    !cg_const_val(n, v))
+		return 0;
+	*v = (int64_t)cg_dtcast((uint64_t)*v, &n->n_type, to);
+	return 1;
+}
+
+/*
+ * l op= r, with pointer scaling for p += n.  As in dtrace, a value that is
+ * not a constant is not narrowed to l's type: a D variable holds the whole
+ * 64-bit register, and a store to memory (or the record of an action)
+ * keeps only the type's bytes; a constant is cast at compile time
+ * (cg_const_cast).
+ */
 static int
 cg_assign(struct dc_ctx *cx, struct dc_node *n)
 {
-	int rv = cg_expr(cx, n->n_b), rl;
+	int64_t cv;
+	int rv, rl;
+
+	if (cg_const_cast(n->n_b, &n->n_a->n_type, &cv)) {
+		rv = cg_reg(cx, n);
+		cg_setx(cx, (uint64_t)cv, rv);
+	} else {
+		rv = cg_expr(cx, n->n_b);
+	}
 
 	if (n->n_op != DT_ASSIGN) {
 		rl = cg_lvalue_load(cx, n->n_a);
@@ -726,9 +797,6 @@ cg_assign(struct dc_ctx *cx, struct dc_node *n)
 		    n->n_a->n_type.ty_signed), rl, rv, rv));
 		cg_free(cx, rl);
 	}
-	if (n->n_op != DT_ASSIGN || cg_needs_narrow(&n->n_a->n_type,
-	    &n->n_b->n_type))
-		cg_narrow(cx, n, rv, &n->n_a->n_type);
 	cg_store(cx, n->n_a, rv);
 	return rv;
 }
@@ -749,7 +817,6 @@ cg_incdec(struct dc_ctx *cx, struct dc_node *n)
 	cg_emit(cx, DIF_INSTR_FMT(n->n_op == DT_INC ? DIF_OP_ADD : DIF_OP_SUB,
 	    r, rt, r));
 	cg_free(cx, rt);
-	cg_narrow(cx, n, r, ty);
 	cg_store(cx, n->n_a, r);
 	if (!n->n_ival)
 		return r;

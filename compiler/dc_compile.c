@@ -253,6 +253,8 @@ dc_run(struct dc_ctx *volatile cx)
 	out->dco_regset = cx->cx_regset;
 	out->dco_errtags = cx->cx_errtags;
 	out->dco_droptags = cx->cx_droptags;
+	out->dco_encoding = cx->cx_encoding;
+	out->dco_noerror = cx->cx_noerror;
 	out->dco_engine = cx->cx_engine;
 	out->dco_region = cx->cx_region;
 	out->dco_quiet = cx->cx_optv[DTRACEOPT_QUIET] == 1;

@@ -315,6 +315,8 @@ struct dc_ctx {
 	int		cx_defaultargs;	/* option defaultargs */
 	int		cx_errtags;	/* option errtags */
 	int		cx_droptags;	/* option droptags */
+	int		cx_encoding;	/* option encoding: DC_ENC_* */
+	int		cx_noerror;	/* option noerror */
 	int		cx_engine;	/* option engine: 0 auto, 1 user, 2 kern */
 	int		cx_region;	/* option region: buffers in the
 					   reserved region (kio.h) */

@@ -4,8 +4,10 @@
  * Kernel options (table below) become OPTDESC entries in the DOF, written
  * by dc_dof.c from cx_optv[].  regionsize and regionaddr are compiler-side
  * options of `kdt -A`: they place the reserved memory region and never
- * reach the kernel through OPTDESC; so are errtags, defaultargs, zdefs and
- * engine (user|kernel), which dc_compile() reports in struct dc_out, and
+ * reach the kernel through OPTDESC; so are errtags, defaultargs, zdefs,
+ * engine (user|kernel), encoding (ascii|utf8: how the consumer draws
+ * histogram bars) and noerror (probe faults are not reported), which
+ * dc_compile() reports in struct dc_out, and
  * dtrace's other compiler-only options, which are accepted and ignored.
  * Called by dc_compile.c (command-line options) and dc_parse.c (pragmas).
  */
@@ -232,7 +234,7 @@ dc_opt_compiler(struct dc_ctx *cx, const char *name, const char *v,
     int line, int col)
 {
 	static const char *const ignored[] = { "cpp", "cpppath",
-	    "incdir", "define", "undef", "stdc", "encoding", "version",
+	    "incdir", "define", "undef", "stdc", "version",
 	    "linkmode", "ldpath", "libdir", "nolibs", "pspec", "tree",
 	    "verbose", "evaltime", "iregs", "tregs", "late", "amin",
 	    "argref", "core", "knodefs", "unodefs", "linktype", "modpath",
@@ -243,13 +245,22 @@ dc_opt_compiler(struct dc_ctx *cx, const char *name, const char *v,
 		cx->cx_errtags = 1;
 	else if (strcmp(name, "droptags") == 0)
 		cx->cx_droptags = 1;
+	else if (strcmp(name, "noerror") == 0)
+		cx->cx_noerror = 1;
 	else if (strcmp(name, "defaultargs") == 0)
 		cx->cx_defaultargs = 1;
 	else if (strcmp(name, "zdefs") == 0)
 		cx->cx_zdefs = 1;
 	else if (strcmp(name, "region") == 0)
 		cx->cx_region = 1;
-	else if (strcmp(name, "engine") == 0) {
+	else if (strcmp(name, "encoding") == 0) {
+		if (v != NULL && strcmp(v, "ascii") == 0)
+			cx->cx_encoding = DC_ENC_ASCII;
+		else if (v != NULL && strcmp(v, "utf8") == 0)
+			cx->cx_encoding = DC_ENC_UTF8;
+		else
+			dc_error(cx, line, col, "D_PRAGMA_OPTSET", "failed to set option 'encoding' to '%s': expected ascii or utf8", v == NULL ? "" : v);
+	} else if (strcmp(name, "engine") == 0) {
 		if (v != NULL && strcmp(v, "user") == 0)
 			cx->cx_engine = 1;
 		else if (v != NULL && strcmp(v, "kernel") == 0)
@@ -325,7 +336,7 @@ dc_opt_name(size_t i, int *takes_value)
 	static const struct { const char *n; int v; } own[] = {
 	    { "regionsize", 1 }, { "regionaddr", 1 }, { "engine", 1 },
 	    { "region", 0 }, { "errtags", 0 }, { "defaultargs", 0 },
-	    { "zdefs", 0 } };
+	    { "zdefs", 0 }, { "noerror", 0 } };
 	size_t n = sizeof (dc_optdefs) / sizeof (dc_optdefs[0]);
 
 	if (i < n) {

@@ -934,6 +934,23 @@ kc_agg_bar_utf8(FILE *out, int64_t c, const struct kc_aggtot *t,
 	fprintf(out, " %-9lld\n", (long long)(c / normal));
 }
 
+/* The program's option "encoding" (kc_aggs_encoding), for every kc_aggs. */
+static uint32_t kc_agg_enc_prog = KC_AGG_ENC_UNSET;
+
+void
+kc_aggs_encoding(int enc)
+{
+	kc_agg_enc_prog = enc == KC_AGG_ENC_ASCII || enc == KC_AGG_ENC_UTF8 ?
+	    (uint32_t)enc : KC_AGG_ENC_UNSET;
+}
+
+/* The encoding in force: a setopt("encoding") first, else the program's. */
+static uint32_t
+kc_agg_enc(const struct kc_aggs *ka)
+{
+	return ka->ka_enc != KC_AGG_ENC_UNSET ? ka->ka_enc : kc_agg_enc_prog;
+}
+
 /* One bucket's bar and count (reference 5.4). */
 static void
 kc_agg_bar(FILE *out, const struct kc_aggs *ka, int64_t c,
@@ -943,7 +960,7 @@ kc_agg_bar(FILE *out, const struct kc_aggs *ka, int64_t c,
 	uint32_t len = pos && neg ? KC_AGG_BARLEN / 2 : KC_AGG_BARLEN;
 	uint32_t d = kc_agg_depth(c, t, len);
 
-	if (pos && !neg && ka->ka_enc == KC_AGG_ENC_UTF8) {
+	if (pos && !neg && kc_agg_enc(ka) == KC_AGG_ENC_UTF8) {
 		kc_agg_bar_utf8(out, c, t, normal);
 		return;
 	}
@@ -1366,8 +1383,8 @@ kc_agg_pack_utf8(const struct kc_aggs *ka)
 {
 	const char *term = getenv("TERM");
 
-	if (ka->ka_enc != KC_AGG_ENC_UNSET)
-		return ka->ka_enc == KC_AGG_ENC_UTF8;
+	if (kc_agg_enc(ka) != KC_AGG_ENC_UNSET)
+		return kc_agg_enc(ka) == KC_AGG_ENC_UTF8;
 	return term == NULL || (strcmp(term, "sun") != 0 &&
 	    strcmp(term, "sun-color") != 0 && strcmp(term, "dumb") != 0);
 }

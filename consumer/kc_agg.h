@@ -125,12 +125,19 @@ void kc_aggs_setopt(struct kc_aggs *ka, uint32_t opt, uint64_t val);
  * is not an aggregation option, -EINVAL for a value dtrace rejects.
  * Values: yes/true/on/enable(d)/set or omitted ("") set it, no/false/
  * off/disable(d)/unset clear it, a number sets that number.  The
- * consumer option "encoding" ("ascii" or "utf8"; compile-time only, so
- * not in den_opts) is taken here too: utf8 draws histogram bars in
+ * consumer option "encoding" ("ascii" or "utf8"; a compiler-side option,
+ * so not in den_opts: the program's setting comes through
+ * kc_aggs_encoding() below) is taken here too: utf8 draws histogram bars in
  * eighths, and chooses the blocks of aggpack lines (unset: UTF-8 unless
  * $TERM is dumb, sun or sun-color).
  */
 int kc_aggs_setopt_name(struct kc_aggs *ka, const char *name,
     const char *value);
+/*
+ * The program's option "encoding" (dc_out's dco_encoding: 0 unset, 1
+ * ascii, 2 utf8), set once before printing; it applies to every kc_aggs
+ * that no setopt("encoding") has changed.
+ */
+void kc_aggs_encoding(int enc);
 
 #endif /* KDT_KC_AGG_H */

@@ -1124,9 +1124,19 @@ kc_fmt_drops(FILE *err, const char *prog, uint32_t kind, uint64_t n,
 	fputc('\n', err);
 }
 
+static int kc_fmt_quieterr;	/* option noerror */
+
+void
+kc_fmt_noerror(int on)
+{
+	kc_fmt_quieterr = on;
+}
+
 void
 kc_fmt_error(FILE *err, const char *prog, const struct kc_fault *f)
 {
+	if (kc_fmt_quieterr)
+		return;
 	fprintf(err, "%s: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): ",
 	    prog, f->kf_epid, f->kf_probe, f->kf_prov, f->kf_mod,
 	    f->kf_func, f->kf_name);

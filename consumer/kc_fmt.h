@@ -256,6 +256,14 @@ void kc_fmt_drops(FILE *err, const char *prog, uint32_t kind, uint64_t n,
  */
 void kc_fmt_droptags(int on);
 
+/*
+ * Option noerror: probe faults are not reported (kc_fmt_error() prints
+ * nothing); the faulting clause still stops there, an ERROR clause of the
+ * program still runs and the exit status is unchanged.  kdt_main.c sets
+ * it like droptags.
+ */
+void kc_fmt_noerror(int on);
+
 /* One probe fault, as the ERROR probe recorded it (rgn.h rgn_errrec). */
 struct kc_fault {
 	uint32_t	kf_epid;	/* EPID of the ECB that faulted */

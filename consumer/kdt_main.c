@@ -50,6 +50,7 @@
 #include "common/dof_load.h"
 #include "compiler/dc.h"
 #include "consumer/kc.h"
+#include "consumer/kc_agg.h"	/* -x encoding */
 #include "consumer/kc_export.h"	/* -a --format */
 #include "consumer/kc_kernel.h"
 #include "consumer/kc_proc.h"
@@ -718,6 +719,8 @@ km_exec(struct km_args *a, const struct dc_out *o)
 	    o->dco_engine == 2 ? KC_ENGINE_KERNEL : KC_ENGINE_AUTO;
 	ro.ro_quiet = a->ka_quiet || o->dco_quiet;
 	kc_fmt_droptags(o->dco_droptags);	/* -x droptags */
+	kc_aggs_encoding(o->dco_encoding);	/* -x encoding */
+	kc_fmt_noerror(o->dco_noerror);		/* -x noerror */
 	ro.ro_destructive = a->ka_dc.dco_destructive || o->dco_destructive;
 	ro.ro_zdefs = a->ka_dc.dco_zdefs || o->dco_zdefs;
 	ro.ro_region = o->dco_region;

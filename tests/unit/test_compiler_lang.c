@@ -136,7 +136,19 @@ static const struct tl_case tl_cases[] = {
 	    "(char unsigned)2 + (int long)3 + sizeof (short int)); }", 7 },
 	{ "struct n { struct n *next; struct fwd_t *f; int v; };\n"
 	    "BEGIN { trace(sizeof (struct n)); }", 24 },
+	/*
+	 * As in dtrace, a D variable of a narrow type keeps the whole 64-bit
+	 * value assigned to it or computed by op= and ++ (only a record or a
+	 * store to memory is narrowed to the type's bytes), but a constant
+	 * assigned to it is cast to its type at compile time.
+	 */
 	{ "self x;\nBEGIN { self->x = 0x100000001; trace(self->x); }", 1 },
+	{ "self x;\nBEGIN { this->l = 0x100000001; self->x = this->l; "
+	    "trace(self->x >> 32); }", 1 },
+	{ "short s;\nBEGIN { s = 0x12345; trace(s); }", 0x2345 },
+	{ "long long l;\nBEGIN { l = (1 << 63) - 4; trace(l); }", -4 },
+	{ "BEGIN { this->i = 1; this->i <<= 40; trace(this->i >> 38); }", 4 },
+	{ "BEGIN { x = 0x7fffffff; x++; trace(x > 0); }", 1 },
 	{ "int a[4];\nBEGIN { a[2] = 7; p = &a[0]; q = &a[3]; "
 	    "trace(*(p + 2) * 10 + (q - p)); }", 73 },
 	{ "int a[3];\nint *p;\nBEGIN { a[1] = 5; p = a; p[2] = 6; "

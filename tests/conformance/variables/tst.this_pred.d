@@ -6,7 +6,7 @@
  * kdt-args: -q
  */
 BEGIN
-/(this->s = "from-predicate") != NULL && (this->c = (char)-3) < 0 &&
+/(this->s = "from-predicate") != NULL && (this->c = (char)-3) != 0 &&
  (this->n = strlen(this->s)) > 0/
 {
 	printf("%s %d %d %d\n", this->s, this->c, sizeof (this->c), this->n);
