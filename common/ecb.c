@@ -189,8 +189,9 @@ struct ecb_sval {
 	uint64_t	sv_k;
 };
 
+#define ECB_SIMPLE_RECS	8	/* values of one simple record */
 struct ecb_simple {
-	uint32_t	es_ok;
+	uint32_t	es_ok;		/* 0, ECB_SKIND_AGG or ECB_SKIND_REC */
 	uint32_t	es_nkeys;
 	uint32_t	es_hasarg;	/* an AGGARG (lquantize's increment...) */
 	uint32_t	es_hasval;	/* AGG has DIF (count() has none: 1) */
@@ -200,6 +201,13 @@ struct ecb_simple {
 	struct ecb_sval	es_key[ECB_SIMPLE_KEYS];
 	struct ecb_sval	es_arg;
 	struct ecb_sval	es_val;
+	/* ECB_SKIND_REC: le_size payload bytes, es_nrecs values at their
+	   sv_off; es_cover: they fill the payload (nothing to clear) */
+	uint32_t	es_recsize;
+	uint32_t	es_nrecs;
+	uint32_t	es_cover;
+	uint32_t	es_pad;
+	struct ecb_sval	es_rec[ECB_SIMPLE_RECS];
 };
 
 /* "setx K, %rN; ret %rN" (or no DIF): a constant.  Probe context. */
@@ -243,9 +251,77 @@ ecb_sval_make(const struct dif_object *d, struct ecb_sval *sv)
 }
 
 /*
- * Setup context: is ECB "i" of "den" a simple aggregation?  Fills "sa".
- * "fp" is its predicate's dif_fastpred_make() result (unused without a
- * predicate), "commits" whether the enabling has commit()/discard().
+ * Setup context: is ECB "le" a simple record (ecb.h)?  Every action
+ * trace() or printf() (REC role) of a constant or a gate variable stored
+ * as an integer of 1, 2, 4 or 8 bytes inside the payload -- what
+ * ecb_put_val() stores for it -- or recording nothing (no DIF or no
+ * bytes: ecb_put_val() leaves the cleared staging); at least one action
+ * and one payload byte.  The caller has checked the predicate.
+ */
+static void
+ecb_simple_rec_make(const struct dof_lecb *le, struct ecb_simple *sa)
+{
+	const struct dof_laction *la;
+	struct ecb_sval *sv, tmp;
+	uint8_t seen[64];
+	uint32_t a, b, covered = 0;
+
+	/*
+	 * Actions that record nothing write no record (ecb_emit): rare, left
+	 * to ecb_fire().  So is the empty clause's header-only record: "{ }"
+	 * is the usual predicate-false probe, which the gate stops anyway
+	 * (and which the estimator's calibration measures as such).
+	 */
+	if (le->le_size > sizeof (seen) || le->le_size == 0 ||
+	    le->le_nacts == 0)
+		return;		/* the cover test below is sized */
+	memset(seen, 0, sizeof (seen));
+	for (a = 0; a < le->le_nacts; a++) {
+		la = &le->le_acts[a];
+		if (la->la_role != DOF_ROLE_REC ||
+		    (la->la_kind != DTRACEACT_DIFEXPR &&
+		    la->la_kind != DTRACEACT_PRINTF))
+			return;
+		if (la->la_rec_size == 0 || la->la_difo == NULL) {
+			/* nothing stored, nothing that can fault */
+			if (la->la_difo != NULL &&
+			    !ecb_const_difo(la->la_difo) &&
+			    !ecb_sval_make(la->la_difo, &tmp))
+				return;
+			continue;
+		}
+		if (sa->es_nrecs == ECB_SIMPLE_RECS || la->la_rec_isstr ||
+		    (la->la_difo->do_rtype.dtdt_flags & DIF_TF_BYREF) != 0 ||
+		    (la->la_rec_size != 1 && la->la_rec_size != 2 &&
+		    la->la_rec_size != 4 && la->la_rec_size != 8) ||
+		    la->la_rec_off + (uint64_t)la->la_rec_size > le->le_size)
+			return;
+		sv = &sa->es_rec[sa->es_nrecs];
+		if (la->la_difo->do_textlen == 1 &&
+		    la->la_difo->do_text[0] == (uint32_t)DIF_OP_RET << 24) {
+			/* "ret %r0": printf("x")'s placeholder, 0 */
+			sv->sv_var = 0;
+			sv->sv_k = 0;
+		} else if (!ecb_sval_make(la->la_difo, sv))
+			return;
+		sv->sv_off = la->la_rec_off;
+		sv->sv_size = la->la_rec_size;
+		sa->es_nrecs++;
+		for (b = 0; b < la->la_rec_size; b++)
+			if (seen[la->la_rec_off + b]++ == 0)
+				covered++;
+	}
+	sa->es_recsize = le->le_size;
+	sa->es_cover = covered == le->le_size;
+	sa->es_haspred = le->le_pred != NULL;
+	sa->es_ok = ECB_SKIND_REC;
+}
+
+/*
+ * Setup context: is ECB "i" of "den" a simple aggregation or a simple
+ * record (ecb.h)?  Fills "sa".  "fp" is its predicate's
+ * dif_fastpred_make() result (unused without a predicate), "commits"
+ * whether the enabling has commit()/discard().
  */
 static void
 ecb_simple_make(const struct dof_enabling *den, uint32_t i,
@@ -257,8 +333,14 @@ ecb_simple_make(const struct dof_enabling *den, uint32_t i,
 	uint32_t a;
 
 	sa->es_ok = 0;
-	if (commits || le->le_size != 0 || le->le_nacts < 2 ||
-	    (le->le_pred != NULL && !ecb_gate_pred(fp)))
+	if (commits || (le->le_pred != NULL && !ecb_gate_pred(fp)))
+		return;
+	if (le->le_size != 0 || le->le_nacts == 0 ||
+	    le->le_acts[0].la_role == DOF_ROLE_REC) {
+		ecb_simple_rec_make(le, sa);
+		return;
+	}
+	if (le->le_nacts < 2)
 		return;
 	for (a = 0; a < le->le_nacts; a++) {
 		la = &le->le_acts[a];
@@ -315,7 +397,7 @@ ecb_simple_make(const struct dof_enabling *den, uint32_t i,
 		return;
 	sa->es_haspred = le->le_pred != NULL;
 	sa->es_plain = sa->es_nkeys == 0 && !sa->es_hasarg && !sa->es_hasval;
-	sa->es_ok = 1;
+	sa->es_ok = ECB_SKIND_AGG;
 }
 
 /* An action of "den" is commit() or discard().  Setup context. */
@@ -348,7 +430,7 @@ ecb_simple_ecb(const struct dof_enabling *den, uint32_t i)
 	if (den->den_ecbs[i].le_pred != NULL)
 		dif_fastpred_make(den->den_ecbs[i].le_pred, &fp);
 	ecb_simple_make(den, i, &fp, ecb_den_commits(den), &sa);
-	return sa.es_ok != 0;
+	return (int)sa.es_ok;
 }
 
 /* Setup context (allocates). */
@@ -1248,6 +1330,9 @@ ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep)
 		if ((sa->es_hasarg && ecb_sval_isarg(&sa->es_arg)) ||
 		    (sa->es_hasval && ecb_sval_isarg(&sa->es_val)))
 			rv |= ECB_SIMPLE_ARGS;
+		for (k = 0; k < sa->es_nrecs; k++)
+			if (ecb_sval_isarg(&sa->es_rec[k]))
+				rv |= ECB_SIMPLE_ARGS;
 	}
 	return rv;
 }
@@ -1266,6 +1351,59 @@ ecb_sval(const struct ecb_sval *sv, const struct ecb_probe *ep,
 }
 
 /*
+ * A simple record (ECB_SKIND_REC): what ecb_run_ecb() and ecb_emit()
+ * write for it -- the payload cleared (unless its values fill it) and
+ * each value stored as ecb_put_val() stores integers, written straight
+ * into the reserved record instead of the staging buffer, then committed
+ * with the firing's timestamp ("ts", read once per firing when 0, and
+ * returned for the firing's next record).  The
+ * bytes past le_size up to the record's 8-byte end are left as
+ * rgn_reserve() gave them, as ecb_emit()'s copy leaves them.  Probe
+ * context.
+ */
+static inline uint64_t
+ecb_simple_record(struct ecb_cpu *ec, const struct ecb_simple *sa,
+    uint32_t epid, const struct ecb_probe *ep, uint32_t cpu,
+    const uint64_t *args, uint64_t ts)
+{
+	const struct ecb_sval *sv;
+	struct rgn_rec *rec;
+	uint8_t *p;
+	uint32_t k;
+
+	if (ec->ec_rc == NULL)
+		return ts;
+	rec = rgn_reserve(ec->ec_rc, ec->ec_es->es_policy, sa->es_recsize);
+	if (rec == NULL)
+		return ts;
+	p = (uint8_t *)(rec + 1);
+	if (!sa->es_cover)
+		memset(p, 0, sa->es_recsize);
+	for (k = 0; k < sa->es_nrecs; k++) {
+		sv = &sa->es_rec[k];
+		ecb_store_int(p + sv->sv_off, ecb_sval(sv, ep, cpu, args),
+		    sv->sv_size);
+	}
+	if (ts == 0)
+		ts = kenv_timestamp();
+	rgn_commit(ec->ec_rc, rec, epid, ts);
+	return ts;
+}
+
+/*
+ * ecb_simple_record() out of line, for ecb_fire_simple_all()'s loop:
+ * inlined there, it cost the simple aggregations' firings ~10
+ * instructions of saved registers.
+ */
+static __attribute__((__noinline__)) uint64_t
+ecb_simple_record_ool(struct ecb_cpu *ec, const struct ecb_simple *sa,
+    uint32_t epid, const struct ecb_probe *ep, uint32_t cpu,
+    const uint64_t *args, uint64_t ts)
+{
+	return ecb_simple_record(ec, sa, epid, ep, cpu, args, ts);
+}
+
+/*
  * Probe context: no locks, no allocation, no sleeping; irqs off.  What
  * ecb_fire_errno() and ecb_run_ecb() do for these ECBs, in their order:
  * the predicate, the key cleared to the aggregation's key size and filled
@@ -1280,7 +1418,7 @@ ecb_sval(const struct ecb_sval *sv, const struct ecb_probe *ep,
 /* out of line: ecb_fire_simple() stays a test and a jump */
 static __attribute__((__noinline__)) void
 ecb_fire_simple_all(struct ecb_state *es, const struct ecb_probe *ep,
-    uint32_t cpu, const uint64_t *args)
+    uint32_t cpu, const uint64_t *args, uint64_t ts)
 {
 	const struct ecb_simple *sa;
 	const struct dif_fastpred *fp;
@@ -1302,6 +1440,11 @@ ecb_fire_simple_all(struct ecb_state *es, const struct ecb_probe *ep,
 			    ecb_gate_var(fp->fp_var, ep, cpu);
 			if (!dif_fastpred_test(fp, v))
 				continue;
+		}
+		if (sa->es_ok == ECB_SKIND_REC) {
+			ts = ecb_simple_record_ool(ec, sa,
+			    ep->ep_ecbs[i].er_epid, ep, cpu, args, ts);
+			continue;
 		}
 		if (sa->es_plain) {
 			v = 0;	/* one store (es_key_size is >= 8) */
@@ -1351,20 +1494,45 @@ ecb_fire_simple_plain(struct ecb_state *es, const struct ecb_probe *ep,
 	ec->ec_busy = 0;
 }
 
+/*
+ * The probe's only ECB is a simple record without predicate
+ * (trace(arg0)): what ecb_fire_simple_all() does for it, without its
+ * loop.  Out of line, as ecb_fire_simple_all(): inlined, its frame cost
+ * every simple aggregation's firing ~17 instructions.
+ */
+static __attribute__((__noinline__)) void
+ecb_fire_simple_rec1(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args, uint64_t ts,
+    const struct ecb_simple *sa)
+{
+	struct ecb_cpu *ec;
+
+	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
+		return;
+	(void) ecb_simple_record(ec, sa, ep->ep_ecbs[0].er_epid, ep, cpu,
+	    args, ts);
+	ec->ec_busy = 0;
+}
+
 void
 ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
-    uint32_t cpu, const uint64_t *args)
+    uint32_t cpu, const uint64_t *args, uint64_t ts)
 {
 	const struct ecb_simple *sa;
 
 	if (ep->ep_necbs == 1) {
 		sa = &es->es_simple[ep->ep_ecbs[0].er_ecb];
-		if (sa->es_plain && !sa->es_haspred) {
+		if (sa->es_haspred)
+			;
+		else if (sa->es_ok == ECB_SKIND_REC) {
+			ecb_fire_simple_rec1(es, ep, cpu, args, ts, sa);
+			return;
+		} else if (sa->es_plain) {
 			ecb_fire_simple_plain(es, ep, cpu, sa);
 			return;
 		}
 	}
-	ecb_fire_simple_all(es, ep, cpu, args);
+	ecb_fire_simple_all(es, ep, cpu, args, ts);
 }
 
 /* Probe context: no locks, no allocation, no sleeping; irqs off. */

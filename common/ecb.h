@@ -260,16 +260,27 @@ const struct dif_fastpred *ecb_gate_single(const struct ecb_state *es,
 uint64_t ecb_gate_var(uint32_t var, const struct ecb_probe *ep, uint32_t cpu);
 
 /*
- * Simple aggregations: a probe whose every ECB is "@[K1, ...] = AGG(V)"
- * -- no predicate or a gate-shaped one (above), integer keys and value
- * each a constant or a gate variable (arg0..arg5, pid, tid, uid, gid,
- * ppid, cpu, id), AGG one of every aggregating function, nothing recorded
- * -- can be fired by ecb_fire_simple() with the handler's six register
- * arguments: the same updates as ecb_fire() makes, without a probe
- * context, a DIF machine or a staging record.  ecb_simple_usable() (setup)
+ * Simple ECBs.  A simple aggregation is "@[K1, ...] = AGG(V)" -- no
+ * predicate or a gate-shaped one (above), integer keys and value each a
+ * constant or a gate variable (arg0..arg5, pid, tid, uid, gid, ppid, cpu,
+ * id), AGG one of every aggregating function, nothing recorded.  A simple
+ * record is "trace(V); printf(FMT, V, ...); ..." -- the same predicates,
+ * every action trace() or printf() of such values, each recorded as an
+ * integer of 1, 2, 4 or 8 bytes (at most 8 values, a payload of 1 to 64
+ * bytes; not the empty clause's header-only record); no
+ * commit()/discard() in the enabling.  Its record layout -- where each
+ * value comes from and where it goes -- is computed when the enabling is
+ * created.  A probe whose every ECB is simple can be fired by
+ * ecb_fire_simple() with the handler's six register arguments: the same
+ * aggregation updates and the same record bytes (header, payload, drops
+ * under every buffer policy) as ecb_fire() makes, without a probe
+ * context, a DIF machine or a staging record -- a record is reserved,
+ * its values stored in place and committed.  ecb_simple_usable() (setup)
  * says whether "ep" is such a probe; ecb_fire_simple() (probe context,
- * interrupts off, on "cpu") is then interchangeable with ecb_fire() for it
- * (test_ecb checks both give the same aggregation buffer).
+ * interrupts off, on "cpu"; "ts" as ecb_fire()'s: 0 reads the clock when
+ * the first record is written) is then interchangeable with ecb_fire()
+ * for it (test_ecb checks both give the same aggregation buffer and the
+ * same principal buffer, byte for byte).
  */
 int ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep);
 /*
@@ -282,10 +293,15 @@ int ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep);
 #define ECB_SIMPLE_OK	1
 #define ECB_SIMPLE_ARGS	2
 extern const uint64_t ecb_simple_noargs[ECB_GATE_NARGS];
-/* ECB "i" of "den" is such an ECB (the estimator's test).  Setup. */
+/*
+ * ECB "i" of "den" is a simple aggregation (ECB_SKIND_AGG), a simple
+ * record (ECB_SKIND_REC) or neither (0): the estimator's test.  Setup.
+ */
+#define ECB_SKIND_AGG	1
+#define ECB_SKIND_REC	2
 int ecb_simple_ecb(const struct dof_enabling *den, uint32_t i);
 void ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
-    uint32_t cpu, const uint64_t *args);
+    uint32_t cpu, const uint64_t *args, uint64_t ts);
 
 /*
  * Drain speculations other CPUs committed or discarded while this CPU

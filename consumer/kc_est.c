@@ -8,8 +8,9 @@
  * LDGAA/STGAA/LDTAA/STTAA (associative arrays) also count as a dynamic
  * variable access.  Aggregations come from den_aggs (keys from the AGGKEY
  * actions, string keys by la_rec_isstr), records from the REC actions;
- * whether kdt.ko fires the clause as a simple aggregation is ecb.c's own
- * test (ecb_simple_ecb()), so the estimate follows the path it takes.
+ * whether kdt.ko fires the clause as a simple aggregation or a simple
+ * record is ecb.c's own test (ecb_simple_ecb()), so the estimate follows
+ * the path it takes.
  *
  * Calibration: kc_cal_runs[] are the enablings; each is compiled here too
  * (dc_compile) so that the instruction counts subtracted are exactly
@@ -41,7 +42,7 @@ static const char *const kc_cal_names[KC_CAL_NITEMS] = {
 	"baseline", "insn", "mech.fbt", "mech.fbtret", "mech.kinst",
 	"mech.syscall", "mech.sdt", "record", "record.item", "agg",
 	"agg.key", "agg.strkey", "agg.hist", "dynvar", "fbt.context",
-	"agg.simple", "fbt.args",
+	"agg.simple", "fbt.args", "rec.simple", "rec.simple.item",
 };
 
 const char *
@@ -301,7 +302,8 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 		    ag->ag_kind == DTRACEAGG_LLQUANTIZE)
 			e->es_nhist++;
 	}
-	e->es_simple = ecb_simple_ecb(den, i);
+	e->es_simple = ecb_simple_ecb(den, i) == ECB_SKIND_AGG;
+	e->es_simple_rec = ecb_simple_ecb(den, i) == ECB_SKIND_REC;
 	if (c == NULL)
 		return;
 	if (item >= 0) {
@@ -332,6 +334,24 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 		    mech : mech + ctx +
 		    e->es_pred_insns * c->kc_ns[KC_CAL_INSN] +
 		    pdyn * c->kc_ns[KC_CAL_DYNVAR];
+	}
+	if (e->es_simple_rec && !legacy && c->kc_have[KC_CAL_RECSIMPLE] &&
+	    c->kc_have[KC_CAL_RECSITEM]) {
+		/*
+		 * ecb_fire_simple() writing the record (kc_est.h): as a
+		 * simple aggregation, with "rec.simple" (one value) and
+		 * "rec.simple.item" for each other value in place of
+		 * agg.simple and its parts.
+		 */
+		if (!c->kc_have[KC_CAL_SYSCALL])
+			e->es_mark = '?';
+		mech -= item == KC_CAL_KINST ? c->kc_ns[KC_CAL_CTX] : 0;
+		if (item == KC_CAL_FBT || item == KC_CAL_KINST)
+			mech += args;
+		mech += c->kc_ns[KC_CAL_RECSIMPLE] - c->kc_ns[KC_CAL_SYSCALL] +
+		    ((double)e->es_rec_items - 1) * c->kc_ns[KC_CAL_RECSITEM];
+		e->es_ns = mech > 0 ? mech : 0;
+		return;
 	}
 	if (e->es_simple && !legacy) {
 		/*
@@ -504,13 +524,17 @@ kc_cal_spawn(char *const argv[], double *ns, char *why, size_t whysz)
 struct kc_cal_run {
 	const char	*cr_clause;
 	int		cr_item;	/* the item it yields */
-	int		cr_simple;	/* fired as a simple aggregation */
+	int		cr_simple;	/* fired as ecb_simple_ecb() says: 0,
+					   ECB_SKIND_AGG or ECB_SKIND_REC */
 };
 
 #define KC_CAL_P	"fbt::__x64_sys_getppid:entry"
 #define KC_CAL_S	"syscall::getppid:entry"
 #define KC_CAL_F	"/cpu == 12345/ { }"
 #define KC_CAL_T	"/cpu != 12345/ "
+#define KC_CAL_TX	"/cpu * 3 != 12345/ "
+#define KC_CAL_TR8	"trace(cpu); trace(cpu); trace(cpu); trace(cpu); " \
+	"trace(cpu); trace(cpu); trace(cpu); trace(cpu); "
 #define KC_CAL_C8	"cpu + cpu + cpu + cpu + cpu + cpu + cpu + cpu + "
 static const struct kc_cal_run kc_cal_runs[] = {
 	{ KC_CAL_P " " KC_CAL_F, KC_CAL_FBT },
@@ -520,10 +544,10 @@ static const struct kc_cal_run kc_cal_runs[] = {
 	{ "kinst::__x64_sys_getppid:5 " KC_CAL_F, KC_CAL_KINST },
 	{ "syscall::getppid:entry " KC_CAL_F, KC_CAL_SYSCALL },
 	{ "sdt:raw_syscalls::sys_enter " KC_CAL_F, KC_CAL_SDT },
-	{ KC_CAL_P " " KC_CAL_T "{ trace(cpu); }", KC_CAL_REC },
-	{ KC_CAL_P " " KC_CAL_T "{ trace(cpu); trace(cpu); trace(cpu); "
-	    "trace(cpu); trace(cpu); trace(cpu); trace(cpu); trace(cpu); }",
-	    KC_CAL_RECITEM },
+	/* records by the ECB machinery: a predicate not of the gate's
+	   shape makes the clause not a simple record (ecb.h) */
+	{ KC_CAL_P " " KC_CAL_TX "{ trace(cpu); }", KC_CAL_REC },
+	{ KC_CAL_P " " KC_CAL_TX "{ " KC_CAL_TR8 "}", KC_CAL_RECITEM },
 	/* the update by the ECB machinery: a predicate not of the gate's
 	   shape makes the clause not simple (ecb.h) */
 	{ KC_CAL_P " /cpu * 3 != 12345/ { @ = count(); }", KC_CAL_AGG },
@@ -535,6 +559,9 @@ static const struct kc_cal_run kc_cal_runs[] = {
 	{ KC_CAL_P " " KC_CAL_T "{ @[execname] = count(); }", KC_CAL_AGGSTR },
 	{ KC_CAL_S " { @ = quantize(cpu); }", KC_CAL_HIST, 1 },
 	{ KC_CAL_P " " KC_CAL_T "{ self->x = cpu; }", KC_CAL_DYNVAR },
+	/* simple records (ecb_fire_simple()) on syscall, as agg.simple */
+	{ KC_CAL_S " { trace(cpu); }", KC_CAL_RECSIMPLE, ECB_SKIND_REC },
+	{ KC_CAL_S " { " KC_CAL_TR8 "}", KC_CAL_RECSITEM, ECB_SKIND_REC },
 	/* false, past the gate (not its shape), few instructions: with the
 	   many-instruction run above it gives "insn" and "fbt.context" */
 	{ KC_CAL_P " /cpu * 3 == 12345/ { }", KC_CAL_CTX },
@@ -542,6 +569,7 @@ static const struct kc_cal_run kc_cal_runs[] = {
 #define KC_CAL_NRUNS	(sizeof (kc_cal_runs) / sizeof (kc_cal_runs[0]))
 #define KC_CAL_RUN_REC	6	/* kc_cal_runs[] index of trace(cpu) */
 #define KC_CAL_RUN_CTX	(KC_CAL_NRUNS - 1)	/* ... of the context run */
+#define KC_CAL_RUN_RECS	(KC_CAL_NRUNS - 3)	/* ... of rec.simple's */
 
 static int
 kc_dbl_cmp(const void *a, const void *b)
@@ -549,6 +577,14 @@ kc_dbl_cmp(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* ecb_simple_ecb()'s kinds, for a message. */
+static const char *
+kc_cal_skind(int kind)
+{
+	return kind == ECB_SKIND_AGG ? "a simple aggregation" :
+	    kind == ECB_SKIND_REC ? "a simple record" : "not simple";
 }
 
 /* The clause's counts, compiled here exactly as the run compiles it. */
@@ -587,6 +623,7 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 	struct utsname u;
 	uint32_t r, k, nb = 0;
 	double ci, v;
+	int kind;
 
 	if (pairs == 0 || pairs > 64)
 		pairs = 5;
@@ -605,13 +642,14 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 		ok[r] = 0;
 		if (kc_cal_count(kc_cal_runs[r].cr_clause, &est[r], err) != 0)
 			continue;
-		if (est[r].es_simple != kc_cal_runs[r].cr_simple) {
+		kind = est[r].es_simple ? ECB_SKIND_AGG :
+		    est[r].es_simple_rec ? ECB_SKIND_REC : 0;
+		if (kind != kc_cal_runs[r].cr_simple) {
 			/* the formulas below assume the path it takes */
-			fprintf(out, "  %-12s not measured: \"%s\" is %sa simple aggregation for this kdt (ecb.h), the calibration expects %s\n",
+			fprintf(out, "  %-12s not measured: \"%s\" is %s for this kdt (ecb.h), the calibration expects %s\n",
 			    kc_cal_names[kc_cal_runs[r].cr_item],
-			    kc_cal_runs[r].cr_clause,
-			    est[r].es_simple ? "" : "not ",
-			    kc_cal_runs[r].cr_simple ? "one" : "none");
+			    kc_cal_runs[r].cr_clause, kc_cal_skind(kind),
+			    kc_cal_skind(kc_cal_runs[r].cr_simple));
 			continue;
 		}
 		for (k = 0; k < pairs; k++) {
@@ -678,8 +716,17 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 			v -= fbt;
 			break;
 		case KC_CAL_AGGSIMPLE:	/* the whole firing (kc_est.h) */
+		case KC_CAL_RECSIMPLE:
 			if (!c.kc_have[KC_CAL_SYSCALL])
 				continue;
+			break;
+		case KC_CAL_RECSITEM:	/* against rec.simple's run */
+			if (!ok[KC_CAL_RUN_RECS] || est[r].es_rec_items <=
+			    est[KC_CAL_RUN_RECS].es_rec_items)
+				continue;
+			v = (m[r] - m[KC_CAL_RUN_RECS]) /
+			    (double)(est[r].es_rec_items -
+			    est[KC_CAL_RUN_RECS].es_rec_items);
 			break;
 		case KC_CAL_FBTARGS:	/* the same on fbt entry */
 		case KC_CAL_AGGKEY:	/* on syscall, against it */

@@ -33,7 +33,11 @@
  * difference of its mechanism to mech.syscall, the key and histogram
  * parts, and on fbt entry and kinst fbt.args -- not the context, the
  * instructions nor "agg" (the fixed part of an update made by the ECB
- * machinery).  The gate is a
+ * machinery).  A simple record (ecb.h: trace()/printf() of such values)
+ * is written by ecb_fire_simple() too: "rec.simple" is a whole simple
+ * trace(cpu) on syscall and "rec.simple.item" each further value, with
+ * the same mechanism and fbt.args terms; a calibration without them
+ * estimates it as the ECB machinery's record.  The gate is a
  * property of the probe -- every clause on it must have such a predicate
  * -- and the estimate, per clause, assumes the clause is alone on its
  * probe.  DIF has no backward branches, so the instruction
@@ -83,6 +87,8 @@ enum kc_cal_item {
 	KC_CAL_CTX,		/* fbt entry past the gate (see above) */
 	KC_CAL_AGGSIMPLE,	/* "agg.simple": a whole simple count() */
 	KC_CAL_FBTARGS,		/* fbt entry's argument reads (see above) */
+	KC_CAL_RECSIMPLE,	/* "rec.simple": a whole simple trace() */
+	KC_CAL_RECSITEM,	/* one more value of a simple record */
 	KC_CAL_NITEMS
 };
 
@@ -116,6 +122,7 @@ struct kc_est {
 	uint32_t	es_naggs, es_nkeys, es_nstrkeys, es_nhist;
 	uint32_t	es_ndynvar;
 	int		es_simple;	/* a simple aggregation (ecb.h) */
+	int		es_simple_rec;	/* a simple record (ecb.h) */
 	double		es_false_ns;	/* predicate false (0: no predicate) */
 	double		es_ns;		/* a firing that runs the actions */
 };

@@ -9,8 +9,8 @@
  *
  * entry is a kprobe at the function's first instruction: arg0.. are the
  * function's arguments from the registers (kd_fire_regs; for a probe of
- * simple aggregations, ecb.h, only the six register arguments, in
- * kd_fire_simple_regs).  An enabling
+ * simple aggregations and records, ecb.h, only the six register
+ * arguments, in kd_fire_simple_regs).  An enabling
  * with many core-kernel entry probes arms them in bulk through an
  * ftrace_ops of its own instead, since every kprobe registration walks all
  * of ftrace's call sites (kd_fbt_bulk_arm).  return is a

@@ -124,7 +124,7 @@ kd_run(struct kd_probe *kp, const uint64_t *args, int32_t err,
 	} else if (kp->kp_simple && args != NULL) {
 		/* ecb.h; it reads nothing of kd_probe_regs */
 		ecb_fire_simple(cs->cs_es, &kp->kp_ep,
-		    raw_smp_processor_id(), args);
+		    raw_smp_processor_id(), args, 0);
 	} else {
 		prev = this_cpu_read(kd_probe_regs);
 		prev_entry = this_cpu_read(kd_probe_entry);
@@ -238,7 +238,8 @@ kd_fire_regs(struct kd_probe *kp, struct pt_regs *regs, int at_entry)
 }
 
 /*
- * The firing of a probe with kp_simple (ecb.h's simple aggregations):
+ * The firing of a probe with kp_simple (ecb.h's simple aggregations and
+ * records; a record's timestamp is read in ecb_fire_simple()):
  * ecb_fire_simple() reads no argument past ECB_GATE_NARGS and nothing of
  * kd_probe_regs, so no probe context is built and the per-CPU registers
  * are not published.  Interrupts stay off and the nesting count stays
@@ -257,7 +258,7 @@ kd_simple_run(struct kd_cstate *cs, struct kd_probe *kp,
 		atomic64_inc(&cs->cs_missed);
 	else
 		ecb_fire_simple(cs->cs_es, &kp->kp_ep,
-		    raw_smp_processor_id(), args);
+		    raw_smp_processor_id(), args, 0);
 	this_cpu_dec(kd_probe_depth);
 	local_irq_restore(flags);
 }

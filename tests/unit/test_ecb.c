@@ -111,6 +111,9 @@ te_region(struct te *t, uint32_t policy)
 		    t->t_den->den_ecbs[i].le_size, &ke), 0);
 }
 
+/* The buffer policy te_setup_p() gives the region and the runner. */
+static uint32_t te_policy = DTRACEOPT_BUFPOLICY_FILL;
+
 /* Compile, load, set up; "p" may adjust the parameters. */
 static void
 te_setup_p(struct te *t, const char *src, const struct ecb_params *pp,
@@ -129,9 +132,11 @@ te_setup_p(struct te *t, const char *src, const struct ecb_params *pp,
 	ck_assert_int_eq(dof_load(t->t_out.dco_dof, t->t_out.dco_dofsz,
 	    &t->t_den, &ke), 0);
 	te_probes(t);
-	te_region(t, DTRACEOPT_BUFPOLICY_FILL);
+	/* the region is ring or fill; switch is the runner's fill */
+	te_region(t, te_policy == DTRACEOPT_BUFPOLICY_RING ?
+	    DTRACEOPT_BUFPOLICY_RING : DTRACEOPT_BUFPOLICY_FILL);
 	ecb_params_init(&p, t->t_den, 1);
-	p.ep_policy = DTRACEOPT_BUFPOLICY_FILL;
+	p.ep_policy = te_policy;
 	p.ep_user = 1;
 	p.ep_aggsize = 64 * 1024;
 	if (pp != NULL) {
@@ -346,7 +351,10 @@ START_TEST(test_simple_agg_same_as_fire)
 		{ "tick-1sec { trace(arg0); @ = count(); }", 0 },
 		{ "tick-1sec { @[arg0 + 1] = count(); }", 0 },
 		{ "tick-1sec /arg0 == 1 || arg1 == 2/ { @ = count(); }", 0 },
-		{ "tick-1sec { @ = count(); } tick-1sec { trace(1); }", 0 },
+		/* a simple record beside it: the probe is simple */
+		{ "tick-1sec { @ = count(); } tick-1sec { trace(1); }", 1 },
+		{ "tick-1sec { @ = count(); } tick-1sec { trace(arg0 + 1); }",
+		  0 },
 	};
 	static const uint64_t vals[] = { 0, 1, 3, 5, 6, 7, 42, 99, 100, 1000,
 	    (uint64_t)-1, (uint64_t)-7, 0x8000000000000000ULL };
@@ -375,7 +383,8 @@ START_TEST(test_simple_agg_same_as_fire)
 			}
 			ecb_fire(t1.t_es, &t1.t_probes[3], 0, args, 1000);
 			ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0,
-			    progs[i].usable & ECB_SIMPLE_ARGS ? args : other);
+			    progs[i].usable & ECB_SIMPLE_ARGS ? args : other,
+			    1000);
 		}
 		a1 = t1.t_es->es_cpus[0].ec_agg;
 		a2 = t2.t_es->es_cpus[0].ec_agg;
@@ -388,6 +397,138 @@ START_TEST(test_simple_agg_same_as_fire)
 		te_free(&t1);
 		te_free(&t2);
 	}
+}
+END_TEST
+
+/*
+ * Simple records (ecb.h): ecb_fire_simple() leaves exactly the region
+ * ecb_fire() leaves -- every byte of it: records, padding, head, tail,
+ * drops -- for every program it accepts, under the ring, fill and switch
+ * policies, through a full (fill, switch) or wrapped (ring) buffer; and
+ * the same aggregation buffer beside them.  The others are refused.
+ */
+START_TEST(test_simple_rec_same_as_fire)
+{
+	static const struct {
+		const char *src;
+		int usable;	/* ecb_simple_usable()'s result */
+	} progs[] = {
+		{ "tick-1sec { trace(arg0); }", 3 },
+		{ "tick-1sec { trace(7); }", 1 },
+		{ "tick-1sec { }", 0 },		/* header-only: ecb_fire() */
+		{ "tick-1sec /arg1 > 5/ { trace(arg0); trace(pid); }", 3 },
+		{ "tick-1sec { printf(\"%d %d %d\", arg0, arg1, arg2); }", 3 },
+		{ "tick-1sec { printf(\"%d\\n\", cpu); printf(\"x\"); }", 1 },
+		{ "tick-1sec { trace(cpu); trace(arg0); trace(pid); "
+		  "trace(arg3); }", 3 },
+		{ "tick-1sec /pid != 0/ { trace(id); trace(tid); trace(uid); "
+		  "trace(gid); trace(ppid); trace(arg5); }", 3 },
+		{ "tick-1sec { trace(arg0); } tick-1sec /arg0 == 3/ "
+		  "{ @[arg1] = count(); } tick-1sec /cpu == 0/ { trace(2); "
+		  "trace(arg4); }", 3 },
+		{ "tick-1sec { trace(arg0 + 1); }", 0 },
+		{ "tick-1sec { trace(execname); }", 0 },
+		{ "tick-1sec { trace(timestamp); }", 0 },
+		{ "tick-1sec { trace(arg7); }", 0 },
+		{ "tick-1sec { trace(arg0); @ = count(); }", 0 },
+		{ "tick-1sec /arg0 == 1 || arg1 == 2/ { trace(arg0); }", 0 },
+		{ "tick-1sec { trace(arg0); exit(0); }", 0 },
+		{ "tick-1sec { trace(arg0); } tick-1sec { trace(arg0 * 2); }",
+		  0 },
+	};
+	static const uint32_t pols[] = { DTRACEOPT_BUFPOLICY_RING,
+	    DTRACEOPT_BUFPOLICY_FILL, DTRACEOPT_BUFPOLICY_SWITCH };
+	static const uint64_t vals[] = { 0, 1, 3, 5, 6, 7, 42, 99, 100, 1000,
+	    (uint64_t)-1, (uint64_t)-7, 0x8000000000000000ULL };
+	const uint32_t nv = sizeof (vals) / sizeof (vals[0]);
+	uint64_t args[DIF_NARGS];
+	const struct rgn_cpu *r1, *r2;
+	const struct agg_buf *a1, *a2;
+	uint32_t i, x, a, pi;
+	struct te t1, t2;
+
+	for (pi = 0; pi < sizeof (pols) / sizeof (pols[0]); pi++) {
+		te_policy = pols[pi];
+		for (i = 0; i < sizeof (progs) / sizeof (progs[0]); i++) {
+			te_setup(&t1, progs[i].src);
+			ck_assert_msg(ecb_simple_usable(t1.t_es,
+			    &t1.t_probes[3]) == progs[i].usable,
+			    "%s: usable should be %d", progs[i].src,
+			    progs[i].usable);
+			if (!progs[i].usable) {
+				te_free(&t1);
+				continue;
+			}
+			te_setup(&t2, progs[i].src);
+			ecb_set_state(t1.t_es, ECB_ST_ACTIVE);
+			ecb_set_state(t2.t_es, ECB_ST_ACTIVE);
+			/* enough to fill (or wrap) the principal buffer */
+			for (x = 0; x < 20000; x++) {
+				for (a = 0; a < DIF_NARGS; a++)
+					args[a] = vals[(x * (a + 1) + a) % nv];
+				ecb_fire(t1.t_es, &t1.t_probes[3], 0, args,
+				    1000 + x);
+				ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0,
+				    args, 1000 + x);
+			}
+			r1 = rgn_cpu(t1.t_rgn, 0);
+			r2 = rgn_cpu(t2.t_rgn, 0);
+			ck_assert_uint_gt(r1->rc_head, 0);
+			if (te_policy == DTRACEOPT_BUFPOLICY_RING)
+				ck_assert_uint_gt(r1->rc_tail, 0);
+			else
+				ck_assert_uint_gt(r1->rc_drops, 0);
+			ck_assert_msg(r1->rc_drops == r2->rc_drops &&
+			    r1->rc_head == r2->rc_head &&
+			    r1->rc_tail == r2->rc_tail,
+			    "%s, policy %u: drops %llu/%llu head %llu/%llu",
+			    progs[i].src, te_policy,
+			    (unsigned long long)r1->rc_drops,
+			    (unsigned long long)r2->rc_drops,
+			    (unsigned long long)r1->rc_head,
+			    (unsigned long long)r2->rc_head);
+			ck_assert_msg(memcmp(t1.t_rgn, t2.t_rgn,
+			    TE_RGNSIZE) == 0, "%s, policy %u: the regions "
+			    "differ", progs[i].src, te_policy);
+			a1 = t1.t_es->es_cpus[0].ec_agg;
+			a2 = t2.t_es->es_cpus[0].ec_agg;
+			ck_assert(a1 == NULL ? a2 == NULL :
+			    a2 != NULL && a1->ab_size == a2->ab_size &&
+			    memcmp(a1, a2, a1->ab_size) == 0);
+			te_free(&t1);
+			te_free(&t2);
+		}
+	}
+	te_policy = DTRACEOPT_BUFPOLICY_FILL;
+}
+END_TEST
+
+/*
+ * A simple record's bytes, read back: the values where the general path
+ * puts them (cpu, 4 bytes, then arg0 and arg3 at 8 and 16), the padding
+ * between them zero.
+ */
+START_TEST(test_simple_rec_reads_back)
+{
+	uint64_t args[DIF_NARGS] = { 0x1122334455667788ULL, 2, 3, 4 };
+	struct te t;
+	uint32_t c;
+
+	te_setup(&t, "tick-1sec { trace(cpu); trace(arg0); trace(arg3); }");
+	ck_assert_int_eq(ecb_simple_usable(t.t_es, &t.t_probes[3]), 3);
+	ecb_set_state(t.t_es, ECB_ST_ACTIVE);
+	ecb_fire_simple(t.t_es, &t.t_probes[3], 0, args, 4242);
+	te_read(&t);
+	ck_assert_uint_eq(t.t_nrecs, 1);
+	ck_assert_uint_eq(t.t_recs[0].tr_epid, 1);
+	ck_assert_uint_eq(t.t_recs[0].tr_size, 24);
+	memcpy(&c, t.t_recs[0].tr_data, 4);
+	ck_assert_uint_eq(c, 0);
+	ck_assert_uint_eq(te_i64(&t.t_recs[0], 0) >> 32, 0);
+	ck_assert_uint_eq((uint64_t)te_i64(&t.t_recs[0], 8),
+	    0x1122334455667788ULL);
+	ck_assert_int_eq(te_i64(&t.t_recs[0], 16), 4);
+	te_free(&t);
 }
 END_TEST
 
@@ -691,6 +832,8 @@ ecb_suite(void)
 	tcase_add_test(tc, test_predicate_selects_firings);
 	tcase_add_test(tc, test_gate_agrees_with_fire);
 	tcase_add_test(tc, test_simple_agg_same_as_fire);
+	tcase_add_test(tc, test_simple_rec_same_as_fire);
+	tcase_add_test(tc, test_simple_rec_reads_back);
 	tcase_add_test(tc, test_records_hold_integers_and_strings);
 	tcase_add_test(tc, test_empty_clause_writes_header_only_record);
 	tcase_add_test(tc, test_aggregations_update_the_cpu_buffer);

@@ -92,7 +92,8 @@ START_TEST(test_model)
 	    "syscall::read:entry /pid == 42/ { @s = quantize(arg2); }\n"
 	    "sdt:sched::sched_switch /pid == 7/ { @e[execname] = count(); }\n"
 	    "kinst::vfs_read:5 { @k = count(); }\n"
-	    "profile:::profile-97 /pid == 3/ { @p = count(); }\n", &o);
+	    "profile:::profile-97 /pid == 3/ { @p = count(); }\n"
+	    "fbt::vfs_read:entry { trace(arg0 + 1); }\n", &o);
 	struct kc_cal c;
 	struct kc_est e;
 	double want;
@@ -109,12 +110,31 @@ START_TEST(test_model)
 	want = c.kc_ns[KC_CAL_FBTRET] - c.kc_ns[KC_CAL_SYSCALL] +
 	    c.kc_ns[KC_CAL_AGGSIMPLE] + c.kc_ns[KC_CAL_AGGKEY];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* a simple record (ecb.h): as a simple aggregation, with
+	   rec.simple (one value) and rec.simple.item per other value */
 	kc_est_ecb(den, 1, &c, &e);
 	ck_assert_int_eq(e.es_simple, 0);
+	ck_assert_int_eq(e.es_simple_rec, 1);
+	ck_assert_uint_eq(e.es_rec_items, 2);
 	ck_assert_double_eq_tol(e.es_false_ns, 0, 1e-9);	/* no predicate */
+	want = c.kc_ns[KC_CAL_FBT] - c.kc_ns[KC_CAL_SYSCALL] +
+	    c.kc_ns[KC_CAL_FBTARGS] + c.kc_ns[KC_CAL_RECSIMPLE] +
+	    c.kc_ns[KC_CAL_RECSITEM];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	/* a calibration without rec.simple: the ECB machinery's record */
+	c.kc_have[KC_CAL_RECSIMPLE] = 0;
+	kc_est_ecb(den, 1, &c, &e);
 	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
 	    e.es_insns * c.kc_ns[KC_CAL_INSN] +
 	    c.kc_ns[KC_CAL_REC] + 2 * c.kc_ns[KC_CAL_RECITEM];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	c.kc_have[KC_CAL_RECSIMPLE] = 1;
+	/* a record of another shape goes through the ECB machinery */
+	kc_est_ecb(den, 8, &c, &e);
+	ck_assert_int_eq(e.es_simple_rec, 0);
+	want = c.kc_ns[KC_CAL_FBT] + c.kc_ns[KC_CAL_CTX] +
+	    e.es_insns * c.kc_ns[KC_CAL_INSN] +
+	    c.kc_ns[KC_CAL_REC] + c.kc_ns[KC_CAL_RECITEM];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	/* fbt entry: a false predicate of the gate's shape costs the
 	   mechanism alone; another shape goes past the gate and makes the
