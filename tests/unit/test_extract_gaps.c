@@ -27,6 +27,7 @@
 #include "kt_region.h"
 #include "crashdump/cd.h"
 #include "mdb-module/mdb.h"
+#include "kt_extract.h"
 
 #define T_RPHYS		0x10000000ULL
 
@@ -64,23 +65,6 @@ t_core(const struct kt_seg *sg, uint32_t n)
 	return kt_core_temp(t_path, sg, n, ET_CORE, KT_CORE_NOTE);
 }
 
-static int
-t_run(char *out, char *err, const char *a1, const char *a2)
-{
-	char *argv[4] = { "kdt-extract", (char *)a1, (char *)a2, NULL };
-	FILE *fo, *fe;
-	int rv;
-
-	memset(out, 0, 4096);
-	memset(err, 0, 4096);
-	fo = fmemopen(out, 4096, "w");
-	fe = fmemopen(err, 4096, "w");
-	rv = cd_extract_main(a2 != NULL ? 3 : 2, argv, fo, fe);
-	fclose(fo);
-	fclose(fe);
-	return rv;
-}
-
 #define T_CPU0_OUT \
 	"CPU     ID                    FUNCTION:NAME\n" \
 	"  0      1                           :BEGIN                 7\n" \
@@ -102,7 +86,7 @@ START_TEST(test_cut_in_cpu1)
 	ck_assert_uint_lt(cut, KT_RSIZE);
 	ck_assert_int_eq(truncate(path, sizeof (Elf64_Ehdr) + 2 *
 	    sizeof (Elf64_Phdr) + KT_CORE_NOTESZ + cut), 0);
-	ck_assert_int_eq(t_run(out, err, path, NULL), 3);
+	ck_assert_int_eq(kt_extract(out, err, path, NULL), 3);
 	ck_assert_str_eq(out, T_CPU0_OUT);
 	snprintf(want, sizeof (want), "kdt-extract: %s: region at phys 0x10000000: CPU 1's buffer: bytes 0x%llx-0x%llx not in the dump (truncated at phys 0x%llx: the dump ends there); its records are left out\n",
 	    path, (unsigned long long)cut,
@@ -112,10 +96,10 @@ START_TEST(test_cut_in_cpu1)
 	ck_assert_msg(strstr(err, "partial: 1 part of the region not in the dump (above) left out; everything else is printed\n") != NULL,
 	    "%s", err);
 	/* -q: only what the actions print, still partial */
-	ck_assert_int_eq(t_run(out, err, "-q", path), 3);
+	ck_assert_int_eq(kt_extract(out, err, "-q", path), 3);
 	ck_assert_str_eq(out, "7\n");
 	/* the export formats: CPU 0's record, CPU 1 reported, partial */
-	ck_assert_int_eq(t_run(out, err, "--format=json", path), 3);
+	ck_assert_int_eq(kt_extract(out, err, "--format=json", path), 3);
 	ck_assert_msg(strstr(out, "\"cpu\":0") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "CPU 1's buffer is not whole") != NULL,
 	    "%s", out);
@@ -136,14 +120,14 @@ START_TEST(test_cpu0_excluded)
 	const char *path = t_core(sg, 2);
 	char out[4096], err[4096], want[512];
 
-	ck_assert_int_eq(t_run(out, err, path, NULL), 3);
+	ck_assert_int_eq(kt_extract(out, err, path, NULL), 3);
 	ck_assert_str_eq(out, T_CPU1_OUT);
 	snprintf(want, sizeof (want), "CPU 0's buffer: bytes 0x%llx-0x%llx not in the dump (not held by the dump); its records are left out\n",
 	    (unsigned long long)c0, (unsigned long long)c1);
 	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
 	ck_assert_ptr_nonnull(strstr(err, "partial: 1 part of the region"));
 	/* --merge leaves it out too */
-	ck_assert_int_eq(t_run(out, err, path, "--merge"), 3);
+	ck_assert_int_eq(kt_extract(out, err, path, "--merge"), 3);
 	ck_assert_str_eq(out, T_CPU1_OUT);
 	unlink(path);
 	free(rg);
@@ -161,7 +145,7 @@ START_TEST(test_cut_in_meta_refused)
 
 	ck_assert_int_eq(truncate(path, sizeof (Elf64_Ehdr) + 2 *
 	    sizeof (Elf64_Phdr) + KT_CORE_NOTESZ + cut), 0);
-	ck_assert_int_eq(t_run(out, err, path, NULL), 1);
+	ck_assert_int_eq(kt_extract(out, err, path, NULL), 1);
 	ck_assert_msg(strstr(err, "region at phys 0x10000000-0x10010000 is cut off: the dump ends at phys 0x") != NULL,
 	    "%s", err);
 	ck_assert_str_eq(out, "");
@@ -185,7 +169,7 @@ START_TEST(test_raw_image_cut)
 	f = fdopen(fd, "w");
 	ck_assert_uint_eq(fwrite(rg, 1, c1 + 0x800, f), c1 + 0x800);
 	fclose(f);
-	ck_assert_int_eq(t_run(out, err, t_path, NULL), 3);
+	ck_assert_int_eq(kt_extract(out, err, t_path, NULL), 3);
 	ck_assert_str_eq(out, T_CPU0_OUT);
 	ck_assert_msg(strstr(err, "raw region image is truncated: its header says 65536 bytes, the file has") != NULL,
 	    "%s", err);
@@ -314,7 +298,7 @@ START_TEST(test_live_region_page_missing)
 	sg[1].ks_size = T_MEM - sg[1].ks_pa;
 	sg[1].ks_data = mem + sg[1].ks_pa;
 	path = t_core(sg, 2);
-	ck_assert_int_eq(t_run(out, err, "-q", path), 3);
+	ck_assert_int_eq(kt_extract(out, err, "-q", path), 3);
 	ck_assert_str_eq(out, "7\n");
 	snprintf(want, sizeof (want), "kdt-extract: %s: region at phys 0x64000: CPU 1's buffer: bytes 0x%llx-0x%llx not in the dump (not held by the dump); its records are left out\n",
 	    path, (unsigned long long)c1, (unsigned long long)KT_RSIZE);

@@ -30,6 +30,7 @@
 #include "kt_region.h"
 #include "crashdump/cd.h"
 #include "mdb-module/mdb.h"
+#include "kt_extract.h"
 
 #define T_MEM		(2u << 20)		/* "physical memory" */
 #define T_NPFN		(T_MEM / RGN_PAGE)
@@ -326,23 +327,6 @@ t_core(const uint8_t *mem)
 	return kt_core_temp(t_path, &sg, 1, ET_CORE, KT_CORE_NOTE);
 }
 
-static int
-t_run(char *out, char *err, const char *a1, const char *a2)
-{
-	char *argv[4] = { "kdt-extract", (char *)a1, (char *)a2, NULL };
-	FILE *fo, *fe;
-	int rv;
-
-	memset(out, 0, 4096);
-	memset(err, 0, 4096);
-	fo = fmemopen(out, 4096, "w");
-	fe = fmemopen(err, 4096, "w");
-	rv = cd_extract_main(a2 != NULL ? 3 : 2, argv, fo, fe);
-	fclose(fo);
-	fclose(fe);
-	return rv;
-}
-
 START_TEST(test_extract_one_and_two_live_sessions)
 {
 	uint8_t *mem = t_noise(), id[16];
@@ -352,7 +336,7 @@ START_TEST(test_extract_one_and_two_live_sessions)
 
 	t_live(&a, mem, 100, 300, 0, 42);
 	path = t_core(mem);
-	ck_assert_int_eq(t_run(out, err, "-q", path), 0);
+	ck_assert_int_eq(kt_extract(out, err, "-q", path), 0);
 	ck_assert_str_eq(out, "4242\n");	/* -q: trace() adds no newline */
 	ck_assert_str_eq(err, "");
 	unlink(path);
@@ -361,7 +345,7 @@ START_TEST(test_extract_one_and_two_live_sessions)
 	t_live(&b, mem, 160, 310, 0, 7);
 	memcpy(id, ((struct rgn_hdr *)b.tl_img)->rh_bootid, 16);
 	path = t_core(mem);
-	ck_assert_int_eq(t_run(out, err, "-q", path), 0);
+	ck_assert_int_eq(kt_extract(out, err, "-q", path), 0);
 	snprintf(want, sizeof (want),
 	    "== region 1 of 2: live session, state id 0123456789abcdeffedcba9876543210, at phys 0x64000 ==\n"
 	    "4242\n"
@@ -374,7 +358,7 @@ START_TEST(test_extract_one_and_two_live_sessions)
 	/* one list broken: the other is printed, the broken one named */
 	*(uint64_t *)(mem + b.tl_tblpfn * RGN_PAGE + 8 * 3) ^= 1;
 	path = t_core(mem);
-	ck_assert_int_eq(t_run(out, err, "-q", path), 0);
+	ck_assert_int_eq(kt_extract(out, err, "-q", path), 0);
 	ck_assert_str_eq(out, "4242\n");
 	if (strstr(err, "1 live region not read: live region at phys 0xa0000: page list table CRC") == NULL)
 		ck_abort_msg("err: %s", err);
