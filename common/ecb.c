@@ -299,7 +299,7 @@ ecb_simple_rec_make(const struct dof_lecb *le, struct ecb_simple *sa)
 		sv = &sa->es_rec[sa->es_nrecs];
 		if (la->la_difo->do_textlen == 1 &&
 		    la->la_difo->do_text[0] == (uint32_t)DIF_OP_RET << 24) {
-			/* "ret %r0": printf("x")'s placeholder, 0 */
+			/* "ret %r0": the 0 printf("x") records for its format */
 			sv->sv_var = 0;
 			sv->sv_k = 0;
 		} else if (!ecb_sval_make(la->la_difo, sv))

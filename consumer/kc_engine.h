@@ -101,6 +101,15 @@ uint32_t kc_dec_quiet(const struct kc_dec *d);
  */
 FILE *kc_dec_out(const struct kc_dec *d);
 
+/*
+ * The parts of an image read with gaps (rgn.h, struct rgn_gap) that are
+ * left out: each CPU buffer and optional area touching a gap.  With "err"
+ * each is said there, with the first missing byte range in it and why
+ * ("prog: input: ..."); NULL only counts.  The number of parts.
+ */
+uint32_t kc_region_gaps(const struct rgn_view *v, const char *prog,
+    const char *input, FILE *err);
+
 /* ---- the engine ---- */
 
 /*

@@ -2375,13 +2375,8 @@ kc_x_load(struct kc_x *x, const void *img, uint64_t len,
 static int
 kc_x_lost(const struct kc_x *x, const struct kc_opts *opts)
 {
-	const char *name;
-	uint32_t cpu, part, lost = 0;
+	uint32_t lost = kc_region_gaps(&x->x_v, x->x_prog, x->x_input, NULL);
 
-	for (cpu = 0; cpu < x->x_v.rv_hdr->rh_ncpu; cpu++)
-		lost += rgn_view_gap_cpu(&x->x_v, cpu, NULL) != 0;
-	for (part = 0; part < RGN_NPARTS; part++)
-		lost += rgn_view_gap_area(&x->x_v, part, &name, NULL) != 0;
 	if (lost == 0 || !(opts->ko_flags & KC_F_PARTIAL))
 		return 0;
 	fprintf(x->x_err, "%s: %s: partial: %u part%s of the region not in the dump (above) left out; everything else is exported\n",

@@ -1145,35 +1145,40 @@ kc_print_merged(struct kc_dec *d, const struct rgn_view *v)
 			    cpu);
 }
 
-/*
- * Say which parts of an image read with gaps (rgn.h, struct rgn_gap) are
- * left out: each CPU buffer and optional area touching a gap, with the
- * first missing byte range in it and why.  The number of parts.
- */
-static uint32_t
+/* One lost part: "what" (its name), the missing range and why. */
+static void
+kc_region_gap(FILE *err, const char *prog, const char *input,
+    const char *what, const struct rgn_gap *g, const char *tail)
+{
+	if (err == NULL)
+		return;
+	fprintf(err, "%s: %s: %s: bytes 0x%llx-0x%llx not in the dump (%s); %s\n",
+	    prog, input, what, (unsigned long long)g->rg_off,
+	    (unsigned long long)(g->rg_off + g->rg_len),
+	    g->rg_why != NULL ? g->rg_why : "missing", tail);
+}
+
+uint32_t
 kc_region_gaps(const struct rgn_view *v, const char *prog,
     const char *input, FILE *err)
 {
 	struct rgn_gap g;
 	const char *name;
+	char what[32];
 	uint32_t cpu, part, n = 0;
 
 	for (cpu = 0; cpu < v->rv_hdr->rh_ncpu; cpu++) {
 		if (!rgn_view_gap_cpu(v, cpu, &g))
 			continue;
-		fprintf(err, "%s: %s: CPU %u's buffer: bytes 0x%llx-0x%llx not in the dump (%s); its records are left out\n",
-		    prog, input, cpu, (unsigned long long)g.rg_off,
-		    (unsigned long long)(g.rg_off + g.rg_len),
-		    g.rg_why != NULL ? g.rg_why : "missing");
+		snprintf(what, sizeof (what), "CPU %u's buffer", cpu);
+		kc_region_gap(err, prog, input, what, &g,
+		    "its records are left out");
 		n++;
 	}
 	for (part = 0; part < RGN_NPARTS; part++) {
 		if (!rgn_view_gap_area(v, part, &name, &g))
 			continue;
-		fprintf(err, "%s: %s: %s: bytes 0x%llx-0x%llx not in the dump (%s); left out\n",
-		    prog, input, name, (unsigned long long)g.rg_off,
-		    (unsigned long long)(g.rg_off + g.rg_len),
-		    g.rg_why != NULL ? g.rg_why : "missing");
+		kc_region_gap(err, prog, input, name, &g, "left out");
 		n++;
 	}
 	return n;

@@ -318,6 +318,28 @@ START_TEST(test_gate_agrees_with_fire)
 END_TEST
 
 /*
+ * Two states of "src", both active, for comparing ecb_fire() (t1) with
+ * ecb_fire_simple() (t2) on probe 3 -- after checking that
+ * ecb_simple_usable() says "usable" (nonzero or 0) for it.  0 when it is
+ * not usable (nothing left set up).
+ */
+static int
+te_pair(struct te *t1, struct te *t2, const char *src, int usable)
+{
+	te_setup(t1, src);
+	ck_assert_msg(ecb_simple_usable(t1->t_es, &t1->t_probes[3]) == usable,
+	    "%s: usable should be %d", src, usable);
+	if (!usable) {
+		te_free(t1);
+		return 0;
+	}
+	te_setup(t2, src);
+	ecb_set_state(t1->t_es, ECB_ST_ACTIVE);
+	ecb_set_state(t2->t_es, ECB_ST_ACTIVE);
+	return 1;
+}
+
+/*
  * Simple aggregations (ecb.h): ecb_fire_simple() leaves exactly the
  * aggregation buffer ecb_fire() leaves, byte for byte, for every program
  * it accepts; the others are refused.  ecb_simple_usable() says
@@ -365,17 +387,8 @@ START_TEST(test_simple_agg_same_as_fire)
 	struct te t1, t2;
 
 	for (i = 0; i < sizeof (progs) / sizeof (progs[0]); i++) {
-		te_setup(&t1, progs[i].src);
-		ck_assert_msg(ecb_simple_usable(t1.t_es, &t1.t_probes[3]) ==
-		    progs[i].usable, "%s: usable should be %d", progs[i].src,
-		    progs[i].usable);
-		if (!progs[i].usable) {
-			te_free(&t1);
+		if (!te_pair(&t1, &t2, progs[i].src, progs[i].usable))
 			continue;
-		}
-		te_setup(&t2, progs[i].src);
-		ecb_set_state(t1.t_es, ECB_ST_ACTIVE);
-		ecb_set_state(t2.t_es, ECB_ST_ACTIVE);
 		for (x = 0; x < 3 * nv; x++) {
 			for (a = 0; a < DIF_NARGS; a++) {
 				args[a] = vals[(x * (a + 1) + a) % nv];
@@ -450,18 +463,9 @@ START_TEST(test_simple_rec_same_as_fire)
 	for (pi = 0; pi < sizeof (pols) / sizeof (pols[0]); pi++) {
 		te_policy = pols[pi];
 		for (i = 0; i < sizeof (progs) / sizeof (progs[0]); i++) {
-			te_setup(&t1, progs[i].src);
-			ck_assert_msg(ecb_simple_usable(t1.t_es,
-			    &t1.t_probes[3]) == progs[i].usable,
-			    "%s: usable should be %d", progs[i].src,
-			    progs[i].usable);
-			if (!progs[i].usable) {
-				te_free(&t1);
+			if (!te_pair(&t1, &t2, progs[i].src,
+			    progs[i].usable))
 				continue;
-			}
-			te_setup(&t2, progs[i].src);
-			ecb_set_state(t1.t_es, ECB_ST_ACTIVE);
-			ecb_set_state(t2.t_es, ECB_ST_ACTIVE);
 			/* enough to fill (or wrap) the principal buffer */
 			for (x = 0; x < 20000; x++) {
 				for (a = 0; a < DIF_NARGS; a++)
