@@ -1390,6 +1390,17 @@ ecb_simple_record(struct ecb_cpu *ec, const struct ecb_simple *sa,
 	return ts;
 }
 
+/* count() without key (es_plain): the zero key, one update.  Probe context. */
+static inline void
+ecb_count_plain(struct ecb_cpu *ec, const struct ecb_simple *sa)
+{
+	uint64_t v = 0;
+
+	memcpy(ec->ec_key, &v, 8);	/* one store (es_key_size is >= 8) */
+	if (ec->ec_agg != NULL)
+		(void) agg_update(ec->ec_agg, sa->es_ag, ec->ec_key, 1, 1);
+}
+
 /*
  * ecb_simple_record() out of line, for ecb_fire_simple_all()'s loop:
  * inlined there, it cost the simple aggregations' firings ~10
@@ -1413,9 +1424,9 @@ ecb_simple_record_ool(struct ecb_cpu *ec, const struct ecb_simple *sa,
  * may change it, and no simple ECB has an action that can.  count()
  * without a key (es_plain) goes straight to agg_update(), and a probe
  * whose only ECB is that, without a predicate, skips the loop
- * (ecb_fire_simple_plain()).
+ * (ecb_fire_simple_plain()).  Out of line: ecb_fire_simple() stays a
+ * test and a jump.
  */
-/* out of line: ecb_fire_simple() stays a test and a jump */
 static __attribute__((__noinline__)) void
 ecb_fire_simple_all(struct ecb_state *es, const struct ecb_probe *ep,
     uint32_t cpu, const uint64_t *args, uint64_t ts)
@@ -1447,11 +1458,7 @@ ecb_fire_simple_all(struct ecb_state *es, const struct ecb_probe *ep,
 			continue;
 		}
 		if (sa->es_plain) {
-			v = 0;	/* one store (es_key_size is >= 8) */
-			memcpy(ec->ec_key, &v, 8);
-			if (ec->ec_agg != NULL)
-				(void) agg_update(ec->ec_agg, sa->es_ag,
-				    ec->ec_key, 1, 1);
+			ecb_count_plain(ec, sa);
 			continue;
 		}
 		if (sa->es_ag->ag_keysize <= 8) {
@@ -1484,13 +1491,10 @@ ecb_fire_simple_plain(struct ecb_state *es, const struct ecb_probe *ep,
     uint32_t cpu, const struct ecb_simple *sa)
 {
 	struct ecb_cpu *ec;
-	uint64_t v = 0;
 
 	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
 		return;
-	memcpy(ec->ec_key, &v, 8);	/* one store (es_key_size is >= 8) */
-	if (ec->ec_agg != NULL)
-		(void) agg_update(ec->ec_agg, sa->es_ag, ec->ec_key, 1, 1);
+	ecb_count_plain(ec, sa);
 	ec->ec_busy = 0;
 }
 
@@ -1520,14 +1524,14 @@ ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
 {
 	const struct ecb_simple *sa;
 
+	/* one ECB without predicate: a record, or count() without key */
 	if (ep->ep_necbs == 1) {
 		sa = &es->es_simple[ep->ep_ecbs[0].er_ecb];
-		if (sa->es_haspred)
-			;
-		else if (sa->es_ok == ECB_SKIND_REC) {
+		if (!sa->es_haspred && sa->es_ok == ECB_SKIND_REC) {
 			ecb_fire_simple_rec1(es, ep, cpu, args, ts, sa);
 			return;
-		} else if (sa->es_plain) {
+		}
+		if (!sa->es_haspred && sa->es_plain) {
 			ecb_fire_simple_plain(es, ep, cpu, sa);
 			return;
 		}

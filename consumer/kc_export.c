@@ -416,31 +416,47 @@ kc_x_addent(struct kc_x *x, const struct agg_ent *ae)
 }
 
 /*
- * The "n"th aggregation image to merge (NULL after the last): for a live
- * state's region the consumer's totals (when a valid slot passes
- * agg_buf_check) and then the buffers they do not cover, otherwise every
- * CPU's buffer -- rgn.h, "Aggregation totals"; text mode's
- * kc_aggs_region() reports what is missing.
+ * Call fn for every aggregation image to merge: for a live state's
+ * region the consumer's totals (when a valid slot passes agg_buf_check)
+ * and then the buffers they do not cover, otherwise every CPU's buffer
+ * (rgn.h, "Aggregation totals"; text mode's kc_aggs_region() also
+ * reports what is missing).  "i" numbers the images for messages.
  */
-static const struct agg_buf *
-kc_x_aggsrc(const struct kc_x *x, uint32_t n, uint64_t *len)
+static void
+kc_x_aggsrcs(const struct kc_x *x, void (*fn)(const struct kc_x *,
+    void *, const struct agg_buf *, uint64_t, uint32_t), void *arg)
 {
 	struct rgn_aggtot_view tv;
 	struct kdt_err note;
-	uint32_t i, k = 0;
+	uint64_t len;
+	uint32_t b, i = 0;
 
 	(void) rgn_view_aggtot(&x->x_v, &tv, &note);
 	if (tv.tv_img != NULL &&
 	    agg_buf_check(tv.tv_img, tv.tv_len, x->x_den, &note) != 0)
 		tv.tv_img = NULL, tv.tv_ival = NULL;
-	if (tv.tv_img != NULL && n == k++) {
-		*len = tv.tv_len;
-		return tv.tv_img;
+	if (tv.tv_img != NULL)
+		fn(x, arg, tv.tv_img, tv.tv_len, i++);
+	for (b = 0; b < rgn_view_nagg(&x->x_v); b++)
+		if (rgn_agg_take(&x->x_v, &tv, b))
+			fn(x, arg, rgn_view_aggbuf(&x->x_v, b, &len), len, i++);
+}
+
+/* kc_x_aggsrcs() callback: one image's entries into x_ents ("arg" is x). */
+static void
+kc_x_aggents(const struct kc_x *x, void *arg, const struct agg_buf *ab,
+    uint64_t len, uint32_t i)
+{
+	const struct agg_ent *ae;
+	struct kdt_err ke;
+
+	if (agg_buf_check(ab, len, x->x_den, &ke) != 0) {
+		fprintf(x->x_err, "%s: %s: aggregation buffer %u left out: %s\n",
+		    x->x_prog, x->x_input, i, ke.ke_msg);
+		return;
 	}
-	for (i = 0; i < rgn_view_nagg(&x->x_v); i++)
-		if (rgn_agg_take(&x->x_v, &tv, i) && n == k++)
-			return rgn_view_aggbuf(&x->x_v, i, len);
-	return NULL;
+	for (ae = agg_next(ab, NULL); ae != NULL; ae = agg_next(ab, ae))
+		kc_x_addent(arg, ae);
 }
 
 /*
@@ -450,23 +466,11 @@ kc_x_aggsrc(const struct kc_x *x, uint32_t n, uint64_t *len)
 static void
 kc_x_aggs(struct kc_x *x)
 {
-	const struct agg_buf *ab;
-	const struct agg_ent *ae;
-	struct kdt_err ke;
 	uint64_t len, i, n;
-	uint32_t cpu;
 
 	if (x->x_den->den_naggs == 0 || rgn_view_agg(&x->x_v, 0, &len) == NULL)
 		return;
-	for (cpu = 0; (ab = kc_x_aggsrc(x, cpu, &len)) != NULL; cpu++) {
-		if (agg_buf_check(ab, len, x->x_den, &ke) != 0) {
-			fprintf(x->x_err, "%s: %s: aggregation buffer %u left out: %s\n",
-			    x->x_prog, x->x_input, cpu, ke.ke_msg);
-			continue;
-		}
-		for (ae = agg_next(ab, NULL); ae != NULL; ae = agg_next(ab, ae))
-			kc_x_addent(x, ae);
-	}
+	kc_x_aggsrcs(x, kc_x_aggents, x);
 	if (x->x_nents > 1)
 		qsort(x->x_ents, x->x_nents, sizeof (*x->x_ents), kc_x_entcmp);
 	for (i = 0, n = 0; i < x->x_nents; i++) {
@@ -1223,25 +1227,30 @@ kc_x_keytext(const struct kc_x *x, const struct kc_x_ent *e, char *buf,
 		snprintf(buf, sz, "@%u", e->xe_varid);
 }
 
+/* kc_x_aggsrcs() callback: one checked image into the table "arg". */
+static void
+kc_x_aggsnap(const struct kc_x *x, void *arg, const struct agg_buf *ab,
+    uint64_t len, uint32_t i)
+{
+	struct kdt_err ke;
+
+	if (agg_buf_check(ab, len, x->x_den, &ke) == 0)
+		(void) kc_aggs_snap(arg, ab);
+}
+
 /* dtrace's default printa() text of variable "varid", malloc'ed. */
 static char *
 kc_x_printa(const struct kc_x *x, uint32_t varid)
 {
-	const struct agg_buf *ab;
 	struct kc_aggs *ka;
-	struct kdt_err ke;
-	uint64_t len;
-	uint32_t cpu;
 	char *t = NULL;
 	size_t tl = 0;
 	FILE *m;
 
 	if ((ka = kc_aggs_new(x->x_den)) == NULL)
 		return NULL;
-	/* the same merge as kc_x_aggs (rgn.h, "Aggregation totals") */
-	for (cpu = 0; (ab = kc_x_aggsrc(x, cpu, &len)) != NULL; cpu++)
-		if (agg_buf_check(ab, len, x->x_den, &ke) == 0)
-			(void) kc_aggs_snap(ka, ab);
+	/* the same images as kc_x_aggs (rgn.h, "Aggregation totals") */
+	kc_x_aggsrcs(x, kc_x_aggsnap, ka);
 	if ((m = open_memstream(&t, &tl)) != NULL) {
 		(void) kc_aggs_printa(ka, m, NULL, &varid, 1);
 		fclose(m);
