@@ -670,10 +670,10 @@ dif_s_substr(struct dif_run *r, uint64_t *val)
 		}
 	}
 	if (idx < 0 || idx >= (int64_t)len)
-		n = 0;
+		n = 0;		/* idx may be near INT64_MIN: no len - idx */
 	else if (n < 0)
 		n += (int64_t)len - idx;
-	if (n > (int64_t)len - idx)
+	else if (n > (int64_t)len - idx)
 		n = (int64_t)len - idx;
 	if (n > 0)
 		dif_sputs(&sb, s + idx, (uint32_t)n);
