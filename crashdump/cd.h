@@ -127,6 +127,11 @@ struct cd_file {
 	uint64_t	cf_nrecs;
 };
 
+/*
+ * An ELF vmcore in a flattened stream (makedumpfile -F -E), f indexed by
+ * cd_flat_index(): takes f's descriptor and index, even on failure.
+ */
+int cd_elf_open_flat(struct cd_file *f, struct cd_src **out);
 /* Index a flattened stream: 0, or 1 after printing why. */
 int cd_flat_index(struct cd_file *f);
 /* Read logical bytes: 0, -EIO past the end or in a gap, -errno. */

@@ -11,6 +11,36 @@
  * first physical address lost so that the locator can say where the dump
  * ends.  libelf reads the headers; the data is read with pread() on
  * demand (cd_src.c streams).  Called by cd_open() after it saw "\177ELF".
+ *
+ * The same physical memory can be described twice.  kexec (kexec-tools'
+ * kexec_load and kexec_file_load alike) gives /proc/vmcore a PT_LOAD for
+ * the kernel image (p_vaddr in the kernel text mapping, p_paddr where
+ * it was loaded, _text to _end) besides the PT_LOADs of System RAM, which
+ * include those pages again; makedumpfile -E keeps both, each cut where
+ * its -d level excluded pages.  The kernel image's range includes the
+ * init memory freed after boot, so vmalloc'd pages -- a live session's
+ * region (common/rgn.h "Page list") -- can sit in both: the locator would
+ * find and print such a region twice.  So the ranges are merged into a
+ * set with each physical byte once (cd_elf_merge): sorted by p_paddr,
+ * the longer first at equal addresses, and each range trimmed to what
+ * the ranges before it do not cover.  Both copies are of the same
+ * memory, so which file bytes serve an address does not matter.
+ *
+ * makedumpfile -E's layout otherwise: -d drops excluded pages by ending a
+ * PT_LOAD early (p_filesz < p_memsz) and starting a new one after them;
+ * a segment of excluded pages only has p_filesz 0 (and p_offset 0).  The
+ * part of p_memsz past p_filesz is not memory we hold, never zeros; when
+ * a file has such segments, a missing address is said to be in no
+ * PT_LOAD or excluded by -d (cs_hole: one phrase for the whole source).
+ *
+ * An ELF vmcore can also come as a flattened stream (cd_flat.c):
+ * makedumpfile -F -E, which is what Debian's kdump-tools writes when
+ * MAKEDUMP_ARGS holds -E (kdump-config always adds -F).  cd_kdump_open()
+ * indexes the stream, sees "\177ELF" at logical offset 0 and hands the
+ * indexed file to cd_elf_open_flat(): the ELF header, the program header
+ * table and (PN_XNUM) section header 0 are copied from the stream into
+ * one buffer for libelf's elf_memory(), at most CD_ELF_HDRMAX bytes, and
+ * memory is read through the index (cd_file_read) instead of pread().
  */
 #include <errno.h>
 #include <gelf.h>
@@ -50,6 +80,44 @@ cd_elf_close(struct cd_src *s)
 }
 
 static const struct cd_ops cd_elf_ops = { cd_elf_read, cd_elf_close };
+
+/* A flattened ELF vmcore: the logical file and libelf's copy of the
+ * headers (the file comment). */
+struct cd_elf_flat {
+	Elf		*ef_elf;
+	struct cd_file	ef_f;
+	uint8_t		*ef_hdrs;
+};
+
+#define CD_ELF_HDRMAX	(64ULL << 20)	/* ~1.2 M program headers */
+
+static int
+cd_elf_flat_read(struct cd_src *s, const struct cd_range *r, uint64_t roff,
+    void *buf, uint64_t n)
+{
+	struct cd_elf_flat *ef = s->cs_priv;
+
+	return cd_file_read(&ef->ef_f, r->cr_off + roff, buf, n);
+}
+
+static void
+cd_elf_flat_close(struct cd_src *s)
+{
+	struct cd_elf_flat *ef = s->cs_priv;
+
+	if (ef == NULL)
+		return;
+	if (ef->ef_elf != NULL)
+		elf_end(ef->ef_elf);
+	free(ef->ef_hdrs);
+	free(ef->ef_f.cf_recs);
+	free(ef);
+	s->cs_priv = NULL;
+}
+
+static const struct cd_ops cd_elf_flat_ops = {
+	cd_elf_flat_read, cd_elf_flat_close
+};
 
 /* The ELF header checks libelf does not word for us. */
 static int
@@ -92,6 +160,49 @@ cd_elf_load(struct cd_src *s, const GElf_Phdr *ph, uint64_t fsize)
 	return cd_src_add(s, ph->p_paddr, have, ph->p_offset);
 }
 
+/* By p_paddr; at equal addresses the longer range first. */
+static int
+cd_elf_range_cmp(const void *a, const void *b)
+{
+	const struct cd_range *x = a, *y = b;
+
+	if (x->cr_pa != y->cr_pa)
+		return x->cr_pa < y->cr_pa ? -1 : 1;
+	return x->cr_size > y->cr_size ? -1 : x->cr_size < y->cr_size;
+}
+
+/*
+ * Sort the ranges and keep each physical byte once (the file comment):
+ * a range wholly inside those before it goes, one that overlaps their
+ * end starts where they end.  cs_total becomes the bytes held.
+ */
+static void
+cd_elf_merge(struct cd_src *s)
+{
+	struct cd_range *r = s->cs_ranges, c;
+	uint64_t end = 0, cend;
+	uint32_t i, k;
+
+	if (s->cs_nranges > 1)
+		qsort(r, s->cs_nranges, sizeof (*r), cd_elf_range_cmp);
+	s->cs_total = 0;
+	for (i = k = 0; i < s->cs_nranges; i++) {
+		c = r[i];
+		cend = c.cr_pa + c.cr_size;	/* cd_src_add: no wrap */
+		if (k > 0 && c.cr_pa < end) {
+			if (cend <= end)
+				continue;
+			c.cr_off += end - c.cr_pa;
+			c.cr_size = cend - end;
+			c.cr_pa = end;
+		}
+		r[k++] = c;
+		end = cend;
+		s->cs_total += c.cr_size;
+	}
+	s->cs_nranges = k;
+}
+
 static int
 cd_elf_phdrs(struct cd_src *s, Elf *e, const char *prog, uint64_t fsize,
     FILE *err)
@@ -110,13 +221,17 @@ cd_elf_phdrs(struct cd_src *s, Elf *e, const char *prog, uint64_t fsize,
 			    prog, s->cs_name, i, n, elf_errmsg(-1));
 			return 1;
 		}
-		if (ph.p_type == PT_LOAD && cd_elf_load(s, &ph, fsize) != 0) {
+		if (ph.p_type != PT_LOAD)
+			continue;
+		if (cd_elf_load(s, &ph, fsize) != 0) {
 			fprintf(err, "%s: no memory for the range list\n",
 			    prog);
 			return 1;
 		}
+		if (ph.p_memsz > ph.p_filesz)
+			s->cs_hole = "not held by the dump: in no PT_LOAD, or excluded by makedumpfile -d (past a PT_LOAD's p_filesz)";
 	}
-	cd_src_sort(s);
+	cd_elf_merge(s);
 	return 0;
 }
 
@@ -187,5 +302,97 @@ fail_src:
 	return 1;
 fail_fd:
 	close(fd);
+	return 1;
+}
+
+/* Copy [off, off + n) of the stream into the header buffer. */
+static int
+cd_elf_flat_copy(struct cd_elf_flat *ef, uint64_t off, uint64_t n,
+    uint64_t size, const char *what)
+{
+	const struct cd_file *f = &ef->ef_f;
+
+	if (off > size || n > size - off ||
+	    cd_file_read(f, off, ef->ef_hdrs + off, n) != 0) {
+		fprintf(f->cf_err, "%s: %s: flattened ELF vmcore: the %s (%llu bytes at logical offset 0x%llx) is not in the stream (%llu logical bytes, %llu records)\n",
+		    f->cf_prog, f->cf_name, what, (unsigned long long)n,
+		    (unsigned long long)off, (unsigned long long)f->cf_size,
+		    (unsigned long long)f->cf_nrecs);
+		return 1;
+	}
+	return 0;
+}
+
+int
+cd_elf_open_flat(struct cd_file *f, struct cd_src **out)
+{
+	const char *prog = f->cf_prog, *path = f->cf_name;
+	struct cd_elf_flat *ef = calloc(1, sizeof (*ef));
+	struct cd_src *s = NULL;
+	uint64_t phend, shend, size;
+	Elf64_Ehdr eh;
+
+	if (ef == NULL || (s = cd_src_new(path, "ELF vmcore (flattened)",
+	    &cd_elf_flat_ops, f->cf_fd)) == NULL) {
+		fprintf(f->cf_err, "%s: %s: out of memory\n", prog, path);
+		free(ef);
+		free(f->cf_recs);
+		close(f->cf_fd);
+		return 1;
+	}
+	ef->ef_f = *f;
+	s->cs_priv = ef;
+	if (cd_file_read(f, 0, &eh, sizeof (eh)) != 0) {
+		fprintf(f->cf_err, "%s: %s: flattened ELF vmcore: truncated ELF header: the stream holds %llu logical bytes, an ELF64 header needs %zu\n",
+		    prog, path, (unsigned long long)f->cf_size, sizeof (eh));
+		goto fail;
+	}
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		fprintf(f->cf_err, "%s: %s: ELF class %u is not supported; supported: ELFCLASS64 (%u) core dumps\n",
+		    prog, path, eh.e_ident[EI_CLASS], ELFCLASS64);
+		goto fail;
+	}
+	/* the headers libelf reads: Ehdr, program headers, section 0 */
+	phend = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+	shend = eh.e_shnum != 0 || eh.e_phnum == PN_XNUM ?
+	    eh.e_shoff + (uint64_t)eh.e_shentsize : 0;
+	size = sizeof (eh);
+	size = phend > size ? phend : size;
+	size = shend > size ? shend : size;
+	if (eh.e_phoff > CD_ELF_HDRMAX || eh.e_shoff > CD_ELF_HDRMAX ||
+	    size > CD_ELF_HDRMAX) {
+		fprintf(f->cf_err, "%s: %s: flattened ELF vmcore: its headers end at logical offset 0x%llx (program headers at 0x%llx, section headers at 0x%llx); the limit is 0x%llx\n",
+		    prog, path, (unsigned long long)size,
+		    (unsigned long long)eh.e_phoff,
+		    (unsigned long long)eh.e_shoff,
+		    (unsigned long long)CD_ELF_HDRMAX);
+		goto fail;
+	}
+	ef->ef_hdrs = calloc(1, size);
+	if (ef->ef_hdrs == NULL) {
+		fprintf(f->cf_err, "%s: %s: out of memory for %llu bytes of ELF headers\n",
+		    prog, path, (unsigned long long)size);
+		goto fail;
+	}
+	memcpy(ef->ef_hdrs, &eh, sizeof (eh));
+	if (cd_elf_flat_copy(ef, eh.e_phoff, phend - eh.e_phoff, f->cf_size,
+	    "program header table") != 0 || (shend != 0 &&
+	    cd_elf_flat_copy(ef, eh.e_shoff, eh.e_shentsize, f->cf_size,
+	    "section header 0")) != 0)
+		goto fail;
+	elf_version(EV_CURRENT);
+	ef->ef_elf = elf_memory((char *)ef->ef_hdrs, size);
+	if (ef->ef_elf == NULL) {
+		fprintf(f->cf_err, "%s: %s: libelf cannot read it: %s\n",
+		    prog, path, elf_errmsg(-1));
+		goto fail;
+	}
+	if (cd_elf_hdr(s, ef->ef_elf, prog, f->cf_size, f->cf_err) != 0 ||
+	    cd_elf_phdrs(s, ef->ef_elf, prog, f->cf_size, f->cf_err) != 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	cd_close(s);
 	return 1;
 }

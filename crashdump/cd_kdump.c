@@ -285,7 +285,7 @@ cd_kd_header(struct cd_kd *kd)
 		return 1;
 	}
 	if (memcmp(h, "KDUMP   ", 8) != 0) {
-		fprintf(f->cf_err, "%s: %s: the flattened stream does not hold a kdump-compressed dump (logical offset 0 is not \"KDUMP   \")\n",
+		fprintf(f->cf_err, "%s: %s: the flattened stream holds neither a kdump-compressed dump nor an ELF vmcore (logical offset 0 is not \"KDUMP   \" or \"\\177ELF\")\n",
 		    f->cf_prog, f->cf_name);
 		return 1;
 	}
@@ -412,6 +412,8 @@ cd_kdump_open(int fd, const char *path, const char *prog, int flat,
     struct cd_src **out, FILE *err)
 {
 	struct cd_kd *kd = calloc(1, sizeof (*kd));
+	struct cd_file f;
+	uint8_t magic[4];
 	struct cd_src *s = cd_src_new(path, flat ?
 	    "kdump-compressed (flattened)" : "kdump-compressed", &cd_kd_ops,
 	    fd);
@@ -426,8 +428,18 @@ cd_kdump_open(int fd, const char *path, const char *prog, int flat,
 	s->cs_priv = kd;
 	s->cs_hole = "excluded from the dump: clear in its 2nd bitmap";
 	kd->kd_cpfn = CD_NOADDR;
-	if (cd_kd_file(kd, fd, path, prog, flat, err) != 0 ||
-	    cd_kd_header(kd) != 0 || cd_kd_bitmap(s, kd) != 0)
+	if (cd_kd_file(kd, fd, path, prog, flat, err) != 0)
+		goto fail;
+	if (flat && cd_file_read(&kd->kd_f, 0, magic, sizeof (magic)) == 0 &&
+	    memcmp(magic, "\177ELF", 4) == 0) {
+		/* makedumpfile -F -E: the stream holds an ELF vmcore */
+		f = kd->kd_f;
+		kd->kd_f.cf_recs = NULL;
+		s->cs_fd = -1;
+		cd_close(s);
+		return cd_elf_open_flat(&f, out);
+	}
+	if (cd_kd_header(kd) != 0 || cd_kd_bitmap(s, kd) != 0)
 		goto fail;
 	kd->kd_page = malloc(kd->kd_bsize);
 	kd->kd_cbuf = malloc(kd->kd_bsize);

@@ -6,8 +6,8 @@
  * Openers (cd_elf.c, cd_kdump.c, cd_raw.c) call cd_src_new, cd_src_add
  * and cd_src_sort; the locator (cd_scan.c) and kdt-extract call cd_open,
  * cd_read_phys, cd_hole_end and cd_close.  cd_open sniffs quietly: ELF
- * by "\177ELF", kdump-compressed by "KDUMP   ", its flattened form by
- * "makedumpfile", a raw region image by a valid region header at offset
+ * by "\177ELF", kdump-compressed by "KDUMP   ", the flattened form of
+ * either by "makedumpfile" (cd_kdump_open looks inside), a raw region image by a valid region header at offset
  * 0; anything else gets the list of supported formats.  The previous
  * boot's region that kdt.ko keeps (/dev/kdt-previous, common/kio.h) is a
  * raw region image; when it is absent kdt.ko's reason is given.
@@ -23,7 +23,7 @@
 #include "common/rgn.h"
 #include "crashdump/cd.h"
 
-#define CD_SUPPORTED	"supported: ELF vmcore (kdump, makedumpfile -E, QEMU dump-guest-memory), kdump-compressed (makedumpfile -c/-l/-p/-z, QEMU kdump-zlib/lzo/snappy; plain or flattened), raw kdt region image (dd of the region, kdt's kdump hook)"
+#define CD_SUPPORTED	"supported: ELF vmcore (kdump, makedumpfile -E, plain or flattened; QEMU dump-guest-memory), kdump-compressed (makedumpfile -c/-l/-p/-z, QEMU kdump-zlib/lzo/snappy; plain or flattened), raw kdt region image (dd of the region, kdt's kdump hook)"
 
 struct cd_src *
 cd_src_new(const char *name, const char *format, const struct cd_ops *ops,
