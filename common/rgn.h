@@ -99,6 +99,26 @@
  *      144    4 rm_agg_nbuf   aggregation buffers at rm_agg_off: 0
  *                             (then rh_ncpu) or 2 * rh_ncpu
  *      148    4 rm_pad1       zero
+ *      152    4 rm_kbid_len   bytes of rm_kbid in use, 1 to
+ *                             RGN_BUILDID_MAX; 0 = not recorded
+ *                             (optional, RGN_META_HAS_KBID; "Build
+ *                             ids" below)
+ *      156    4 rm_pad2       zero
+ *      160   32 rm_kbid       GNU build id of the kernel that wrote
+ *                             the region, zero-padded
+ *
+ * Build ids.  The region names the exact build that wrote it, so that a
+ * reader given debug files (kdt-extract --vmlinux FILE --modules DIR)
+ * can refuse those of another build of the same release (a rebuilt
+ * package keeps uname -r): rm_kbid holds the NT_GNU_BUILD_ID note's
+ * descriptor of the running vmlinux (what "readelf -n vmlinux" prints
+ * as "Build ID"), each module table entry its .ko's (md_bidlen below).
+ * A build id is 1 to RGN_BUILDID_MAX (32) bytes (GNU ld writes 20 for
+ * sha1); a longer one is not recorded.  Not recorded (images from before
+ * the fields, a kernel whose notes kdt.ko could not find, a module whose
+ * note it could not find): the reader checks nothing and says so ("not
+ * recorded"); a recorded id that differs from the file's makes the
+ * reader refuse the file (rgn.h's readers: consumer/kc_sym.c).
  *
  * Optional metadata fields (rm_mod_*).  The probe table starts right
  * after struct rgn_meta, so rm_probe_off is the size of the rgn_meta the
@@ -237,6 +257,10 @@ struct rgn_meta {
 	uint64_t	rm_aggtot_size;	/* its bytes: two slots */
 	uint32_t	rm_agg_nbuf;	/* buffers at rm_agg_off, 0: ncpu */
 	uint32_t	rm_pad1;
+	/* the kernel's build id (optional, RGN_META_HAS_KBID) */
+	uint32_t	rm_kbid_len;	/* 0: not recorded */
+	uint32_t	rm_pad2;
+	uint8_t		rm_kbid[32];	/* RGN_BUILDID_MAX */
 };
 
 struct rgn_probe {
@@ -283,7 +307,7 @@ struct rgn_errrec {
 
 _Static_assert(sizeof (struct rgn_hdr) == 192, "rgn_hdr");
 _Static_assert(sizeof (struct rgn_errrec) == 24, "rgn_errrec");
-_Static_assert(sizeof (struct rgn_meta) == 152, "rgn_meta");
+_Static_assert(sizeof (struct rgn_meta) == 192, "rgn_meta");
 _Static_assert(sizeof (struct rgn_probe) == 328, "rgn_probe");
 _Static_assert(sizeof (struct rgn_epid) == 16, "rgn_epid");
 _Static_assert(sizeof (struct rgn_cpu) == RGN_CPU_HDRSIZE, "rgn_cpu");
@@ -628,13 +652,24 @@ int rgn_pagelist_assemble_gaps(const void *page0, uint64_t pa,
  *       24    4 md_len     bytes of the entry with its symbols (8-mult.)
  *       28    4 md_nsyms   symbols that follow
  *       32    4 md_flags   RGN_MOD_F_*
- *       36    4 md_pad     zero
+ *       36    4 md_bidlen  bytes of the module's GNU build id, which
+ *                          ends the entry (after the symbols, padded
+ *                          to 8 bytes); 0 = not recorded (optional:
+ *                          zero in images from before build ids,
+ *                          where this was md_pad, always zero)
  *       40   56 md_name    module name, NUL-terminated
  *
  *   struct rgn_modsym (8 bytes) + name + NUL, padded to 8 bytes:
  *        0    4 ms_off     symbol address - md_base (< md_size)
  *        4    4 ms_size    bytes of the symbol (0 = unknown)
  *        8    - name       NUL-terminated, < RGN_MODSYM_NAMELEN bytes
+ *
+ *   then, when md_bidlen != 0, the build id: md_bidlen bytes (1 to
+ *   RGN_BUILDID_MAX) zero-padded to 8, the last bytes of the entry
+ *   (md_len - roundup(md_bidlen, 8) from the entry start).  The
+ *   symbols end there.  The init text's entry (RGN_MOD_F_INIT) carries
+ *   the same id as the core's.  Readers from before build ids read
+ *   md_nsyms symbols and never reach it.
  *
  * Writer (kdt.ko, setup and module notifier, one writer at a time):
  * rgn_mod_begin() writes an entry after the published ones,
@@ -679,6 +714,9 @@ int rgn_pagelist_assemble_gaps(const void *page0, uint64_t pa,
 /* Does rgn_meta hold rm_mod_*?  ("Optional metadata fields" above) */
 #define RGN_META_V1SIZE		64	/* rgn_meta up to rm_agg_off */
 #define RGN_META_HAS_MOD(m)	((m)->rm_probe_off >= 80)
+/* Does rgn_meta hold rm_kbid_*?  ("Build ids" above) */
+#define RGN_META_HAS_KBID(m)	((m)->rm_probe_off >= 192)
+#define RGN_BUILDID_MAX		32
 
 struct rgn_modarea {
 	uint32_t	ma_magic;
@@ -696,7 +734,7 @@ struct rgn_mod {
 	uint32_t	md_len;
 	uint32_t	md_nsyms;
 	uint32_t	md_flags;
-	uint32_t	md_pad;
+	uint32_t	md_bidlen;	/* build id bytes at the end, 0: none */
 	char		md_name[RGN_MOD_NAMELEN];
 };
 
@@ -722,6 +760,20 @@ int rgn_mod_begin(void *base, const char *name, uint64_t addr,
 int rgn_mod_sym(void *base, uint64_t addr, uint64_t size, const char *name);
 void rgn_mod_end(void *base);
 void rgn_mod_gone(void *base, const char *name, uint64_t addr);
+/*
+ * Writer: end the entry begun with the module's build id ("len" bytes),
+ * after its last symbol and before rgn_mod_end (no symbol can follow).
+ * 0; -EINVAL (no entry or table, len 0 or above RGN_BUILDID_MAX, an id
+ * already there: not recorded); -ENOSPC (no room: not recorded, the
+ * reader says "not recorded").
+ */
+int rgn_mod_buildid(void *base, const void *id, uint32_t len);
+/*
+ * Writer: record the kernel's build id in the metadata (rm_kbid).
+ * -EINVAL when len is 0 or above RGN_BUILDID_MAX (nothing recorded).
+ * Setup context, before the region is published.
+ */
+int rgn_set_kbid(void *base, const void *id, uint32_t len);
 
 /*
  * Reader.  rgn_mod_first() checks the area (0 with *ap NULL when the
@@ -738,6 +790,19 @@ int rgn_mod_next(const struct rgn_view *v, uint64_t *cursor,
     const struct rgn_mod **mp, struct kdt_err *err);
 int rgn_modsym_next(const struct rgn_mod *m, uint64_t *scursor,
     const struct rgn_modsym **sp, const char **namep, struct kdt_err *err);
+/*
+ * Reader: the build id of an entry rgn_mod_next() returned (rule M4
+ * checked its length): its bytes with *len, or NULL (*len 0) when the
+ * entry records none.
+ */
+const uint8_t *rgn_mod_bid(const struct rgn_mod *m, uint32_t *len);
+/*
+ * Reader: the kernel's build id (rm_kbid): 1 with *idp and *lenp; 0
+ * (*idp NULL, *lenp 0) when not recorded (an older image, or none
+ * found); -EINVAL with "err" when rm_kbid_len exceeds RGN_BUILDID_MAX.
+ */
+int rgn_view_kbid(const struct rgn_view *v, const uint8_t **idp,
+    uint32_t *lenp, struct kdt_err *err);
 
 /*
  * ==== speculations and variables (optional parts; begin) ====

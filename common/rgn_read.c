@@ -1006,11 +1006,12 @@ rgn_walk_cpu(const struct rgn_view *v, uint32_t cpu,
  *  M2. The area is whole pages, between the metadata end and rh_cpu_off.
  *  M3. ma_magic is RGN_MOD_MAGIC; ma_used is 8-aligned and fits the area.
  *  M4. An entry lies in [0, ma_used): md_len 8-aligned, at least one
- *      struct rgn_mod and 16 bytes per symbol; md_name NUL-terminated;
+ *      struct rgn_mod, 16 bytes per symbol and its build id (md_bidlen
+ *      <= RGN_BUILDID_MAX, padded to 8); md_name NUL-terminated;
  *      md_text <= md_size < 4 GiB.
- *  M5. A symbol has 16 bytes or more inside its entry, a name of 1 to
- *      RGN_MODSYM_NAMELEN - 1 bytes NUL-terminated inside it, and
- *      ms_off < md_size.
+ *  M5. A symbol has 16 bytes or more inside its entry before the build
+ *      id, a name of 1 to RGN_MODSYM_NAMELEN - 1 bytes NUL-terminated
+ *      inside that, and ms_off < md_size.
  * Afterwards base + ms_off lies inside the module and names are strings.
  */
 
@@ -1070,15 +1071,18 @@ rgn_mod_next(const struct rgn_view *v, uint64_t *cursor,
 	md = (const struct rgn_mod *)((const uint8_t *)(a + 1) + off);
 	if (a->ma_used - off < sizeof (*md) || md->md_len < sizeof (*md) ||
 	    md->md_len % 8 != 0 || md->md_len > a->ma_used - off ||
+	    md->md_bidlen > RGN_BUILDID_MAX ||
 	    md->md_len - sizeof (*md) < (uint64_t)md->md_nsyms *
-	    (sizeof (struct rgn_modsym) + 8) ||
+	    (sizeof (struct rgn_modsym) + 8) +
+	    (((uint64_t)md->md_bidlen + 7) & ~(uint64_t)7) ||
 	    strnlen(md->md_name, sizeof (md->md_name)) ==
 	    sizeof (md->md_name) ||
 	    md->md_text > md->md_size || md->md_size > 0xffffffffULL)
 		return kdt_err_set(err, EINVAL, "RGN_MODENT", aoff + off,
-		    "module table entry at offset 0x%llx (length %u, %u symbols, size 0x%llx) is damaged: it must be 8-aligned, hold its symbols, end inside the %llu bytes in use and name a module",
+		    "module table entry at offset 0x%llx (length %u, %u symbols, build id of %u bytes, size 0x%llx) is damaged: it must be 8-aligned, hold its symbols and a build id of at most %u bytes, end inside the %llu bytes in use and name a module",
 		    (unsigned long long)(aoff + off), md->md_len,
-		    md->md_nsyms, (unsigned long long)md->md_size,
+		    md->md_nsyms, md->md_bidlen,
+		    (unsigned long long)md->md_size, RGN_BUILDID_MAX,
 		    (unsigned long long)a->ma_used);
 	*cursor = off + md->md_len;
 	*mp = md;
@@ -1092,28 +1096,61 @@ rgn_modsym_next(const struct rgn_mod *md, uint64_t *scursor,
 {
 	const uint8_t *p = (const uint8_t *)md;
 	uint64_t off = *scursor != 0 ? *scursor : sizeof (*md);
+	/* the symbols end where the build id starts (rule M4) */
+	uint64_t end = md->md_len - (((uint64_t)md->md_bidlen + 7) &
+	    ~(uint64_t)7);
 	const struct rgn_modsym *ms;
 	const char *name;
 	uint64_t max;
 	size_t len;
 
-	if (off >= md->md_len)
+	if (off >= end)
 		return 0;
 	ms = (const struct rgn_modsym *)(p + off);
 	name = (const char *)(ms + 1);
-	max = md->md_len - off - sizeof (*ms);
-	if (md->md_len - off < sizeof (*ms) + 8 ||
+	max = end - off - sizeof (*ms);
+	if (end - off < sizeof (*ms) + 8 ||
 	    (len = strnlen(name, max < RGN_MODSYM_NAMELEN ? max :
 	    RGN_MODSYM_NAMELEN)) == 0 || len >= max ||
 	    len >= RGN_MODSYM_NAMELEN || ms->ms_off >= md->md_size)
 		return kdt_err_set(err, EINVAL, "RGN_MODSYM", KDT_ERR_NOOFF,
 		    "module %s: symbol at entry offset 0x%llx (address offset 0x%x) is damaged: it needs a name shorter than %u bytes inside the entry's %u bytes and an address inside the module's 0x%llx",
 		    md->md_name, (unsigned long long)off, ms->ms_off,
-		    RGN_MODSYM_NAMELEN, md->md_len,
+		    RGN_MODSYM_NAMELEN, (unsigned)end,
 		    (unsigned long long)md->md_size);
 	*scursor = off + ((sizeof (*ms) + len + 1 + 7) & ~(uint64_t)7);
 	*sp = ms;
 	*namep = name;
+	return 1;
+}
+
+const uint8_t *
+rgn_mod_bid(const struct rgn_mod *md, uint32_t *len)
+{
+	*len = md->md_bidlen;
+	if (md->md_bidlen == 0)
+		return NULL;
+	return (const uint8_t *)md + md->md_len -
+	    (((uint64_t)md->md_bidlen + 7) & ~(uint64_t)7);
+}
+
+int
+rgn_view_kbid(const struct rgn_view *v, const uint8_t **idp,
+    uint32_t *lenp, struct kdt_err *err)
+{
+	const struct rgn_meta *m = v->rv_meta;
+
+	*idp = NULL;
+	*lenp = 0;
+	if (m == NULL || !RGN_META_HAS_KBID(m) || m->rm_kbid_len == 0)
+		return 0;
+	if (m->rm_kbid_len > RGN_BUILDID_MAX)
+		return kdt_err_set(err, EINVAL, "RGN_KBID",
+		    v->rv_hdr->rh_meta_off + 152,
+		    "the kernel's build id is %u bytes long, above the limit of %u",
+		    m->rm_kbid_len, RGN_BUILDID_MAX);
+	*idp = m->rm_kbid;
+	*lenp = m->rm_kbid_len;
 	return 1;
 }
 

@@ -744,8 +744,9 @@ rgn_mod_sym(void *base, uint64_t addr, uint64_t size, const char *name)
 		return -EINVAL;
 	md = rgn_mod_pending(a);
 	len = strlen(name);
+	/* the build id ends the entry: no symbol after it */
 	if (len == 0 || len >= RGN_MODSYM_NAMELEN || addr < md->md_base ||
-	    addr - md->md_base >= md->md_size)
+	    addr - md->md_base >= md->md_size || md->md_bidlen != 0)
 		return -EINVAL;
 	need = rgn_roundup(sizeof (*ms) + len + 1, 8);
 	if (a->ma_used + md->md_len + need > rgn_mod_room(base)) {
@@ -762,6 +763,43 @@ rgn_mod_sym(void *base, uint64_t addr, uint64_t size, const char *name)
 	memset(dst + len, 0, need - sizeof (*ms) - len);
 	md->md_len += (uint32_t)need;
 	md->md_nsyms++;
+	return 0;
+}
+
+int
+rgn_mod_buildid(void *base, const void *id, uint32_t len)
+{
+	struct rgn_modarea *a = rgn_modarea(base);
+	struct rgn_mod *md;
+	uint64_t need;
+	uint8_t *dst;
+
+	if (a == NULL || len == 0 || len > RGN_BUILDID_MAX)
+		return -EINVAL;
+	md = rgn_mod_pending(a);
+	if (md->md_len < sizeof (*md) || md->md_bidlen != 0)
+		return -EINVAL;
+	need = rgn_roundup(len, 8);
+	if (a->ma_used + md->md_len + need > rgn_mod_room(base))
+		return -ENOSPC;
+	dst = (uint8_t *)md + md->md_len;
+	memcpy(dst, id, len);
+	memset(dst + len, 0, need - len);
+	md->md_len += (uint32_t)need;
+	md->md_bidlen = len;
+	return 0;
+}
+
+int
+rgn_set_kbid(void *base, const void *id, uint32_t len)
+{
+	struct rgn_meta *m = rgn_meta(base);
+
+	if (len == 0 || len > RGN_BUILDID_MAX)
+		return -EINVAL;
+	memset(m->rm_kbid, 0, sizeof (m->rm_kbid));
+	memcpy(m->rm_kbid, id, len);
+	m->rm_kbid_len = len;
 	return 0;
 }
 

@@ -606,6 +606,193 @@ kc_sym_rgn_open(struct rgn_view *v, const void *img, uint64_t len,
 	return rgn_open_gaps(v, img, len, RGN_PHYS_ANY, &g, 1, err);
 }
 
+/* ---- build ids (rgn.h, "Build ids"; kc_sym.h) ---- */
+
+/* "id" in hexadecimal, as readelf -n prints it. */
+static void
+kc_bid_hex(const uint8_t *id, uint32_t len, char *buf, size_t size)
+{
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < len && 2 * (size_t)i + 2 < size; i++)
+		snprintf(buf + 2 * i, size - 2 * i, "%02x", id[i]);
+}
+
+/*
+ * The first GNU build-id note (NT_GNU_BUILD_ID, owner "GNU") in the
+ * notes p[0, n): its descriptor's length with *idp, or 0.
+ */
+static uint32_t
+kc_bid_notes(const uint8_t *p, size_t n, const uint8_t **idp)
+{
+	Elf64_Nhdr nh;
+	size_t off = 0, nlen, dlen;
+
+	while (n - off >= sizeof (nh)) {
+		memcpy(&nh, p + off, sizeof (nh));
+		nlen = ((size_t)nh.n_namesz + 3) & ~(size_t)3;
+		dlen = ((size_t)nh.n_descsz + 3) & ~(size_t)3;
+		if (nh.n_namesz > n || nh.n_descsz > n ||
+		    nlen + dlen > n - off - sizeof (nh))
+			return 0;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp(p + off + sizeof (nh), "GNU", 4) == 0 &&
+		    nh.n_descsz != 0) {
+			*idp = p + off + sizeof (nh) + nlen;
+			return nh.n_descsz;
+		}
+		off += sizeof (nh) + nlen + dlen;
+	}
+	return 0;
+}
+
+/*
+ * The GNU build id of ELF file "path" from its SHT_NOTE sections: 1
+ * with id[0, *len) (at most RGN_BUILDID_MAX bytes are kept: a longer id
+ * never matches a recorded one), 0 when it has none, -2 when the file
+ * is not ELF (a System.map), -1 with why[0, whysz) when it cannot be
+ * read.
+ */
+static int
+kc_bid_file(const char *path, uint8_t *id, uint32_t *len, char *why,
+    size_t whysz)
+{
+	unsigned char magic[SELFMAG];
+	const uint8_t *p;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	uint32_t n;
+	Elf *e;
+	int fd, rv = 0;
+
+	*len = 0;
+	if ((fd = open(path, O_RDONLY)) < 0) {
+		snprintf(why, whysz, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (pread(fd, magic, sizeof (magic), 0) != (ssize_t)sizeof (magic) ||
+	    memcmp(magic, ELFMAG, SELFMAG) != 0) {
+		close(fd);
+		return -2;
+	}
+	(void) elf_version(EV_CURRENT);
+	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
+		snprintf(why, whysz, "%s: not readable as ELF: %s", path,
+		    elf_errmsg(-1));
+		close(fd);
+		return -1;
+	}
+	while (rv == 0 && (scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE ||
+		    (d = elf_rawdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			continue;
+		if ((n = kc_bid_notes(d->d_buf, d->d_size, &p)) != 0) {
+			*len = n < RGN_BUILDID_MAX ? n : RGN_BUILDID_MAX;
+			memcpy(id, p, *len);
+			if (n > RGN_BUILDID_MAX)
+				*len = RGN_BUILDID_MAX + 1;	/* no match */
+			rv = 1;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return rv;
+}
+
+/*
+ * The build id of the kernel that wrote region image img[0, len): 1
+ * with *idp, *lenp; 0 when the image does not record one (or cannot be
+ * opened: the printer reports that).
+ */
+static int
+kc_bid_region(const void *img, uint64_t len, const uint8_t **idp,
+    uint32_t *lenp)
+{
+	struct rgn_view v;
+	struct kdt_err err;
+
+	*idp = NULL;
+	*lenp = 0;
+	if (len < sizeof (struct rgn_hdr) ||
+	    kc_sym_rgn_open(&v, img, len, &err) != 0)
+		return 0;
+	return rgn_view_kbid(&v, idp, lenp, &err) == 1;
+}
+
+/*
+ * Is kernel file "path" (vmlinux or System.map) of the build that wrote
+ * the region?  KC_BID_SAME, KC_BID_OTHER (why[] says both ids and what
+ * to do), KC_BID_NOFILE (an ELF file without a build id), KC_BID_NOREGION
+ * (the region records none), KC_BID_UNKNOWN (not ELF, or unreadable:
+ * the loaders report that).  *hex gets the region's id when it has one.
+ */
+#define KC_BID_SAME	0
+#define KC_BID_OTHER	1
+#define KC_BID_NOFILE	2
+#define KC_BID_NOREGION	3
+#define KC_BID_UNKNOWN	4
+
+static int
+kc_bid_kernel_file(const void *img, uint64_t len, const char *path,
+    char *hex, size_t hexsz, char *why, size_t whysz)
+{
+	const struct rgn_hdr *h = img;
+	const uint8_t *rid;
+	uint8_t fid[RGN_BUILDID_MAX];
+	char fhex[2 * RGN_BUILDID_MAX + 1];
+	uint32_t rlen, flen;
+	int r;
+
+	hex[0] = '\0';
+	r = kc_bid_file(path, fid, &flen, why, whysz);
+	if (!kc_bid_region(img, len, &rid, &rlen))
+		return r == -2 ? KC_BID_UNKNOWN : KC_BID_NOREGION;
+	kc_bid_hex(rid, rlen, hex, hexsz);
+	if (r < 0)
+		return KC_BID_UNKNOWN;
+	if (r == 0)
+		return KC_BID_NOFILE;
+	if (flen == rlen && memcmp(fid, rid, rlen) == 0)
+		return KC_BID_SAME;
+	kc_bid_hex(fid, flen <= RGN_BUILDID_MAX ? flen : RGN_BUILDID_MAX,
+	    fhex, sizeof (fhex));
+	snprintf(why, whysz, "%s: not the build of kernel %.65s that wrote the region: the file's build id is %s%s, the region records %s (a rebuilt package keeps the release); give the vmlinux of that very build (its -dbg package, same version and build) or leave it out",
+	    path, h->rh_release[0] != '\0' ? h->rh_release : "(unknown)",
+	    fhex, flen > RGN_BUILDID_MAX ? "..." : "", hex);
+	return KC_BID_OTHER;
+}
+
+/*
+ * Does the running kernel have the build id the region records?  1 yes
+ * or nothing to compare (the region records none, /sys/kernel/notes is
+ * unreadable), 0 no with its id in hex[].
+ */
+static int
+kc_bid_running(const void *img, uint64_t len, char *hex, size_t hexsz)
+{
+	uint8_t buf[4096];
+	const uint8_t *rid, *id;
+	uint32_t rlen, n;
+	ssize_t got;
+	int fd;
+
+	hex[0] = '\0';
+	if (!kc_bid_region(img, len, &rid, &rlen) ||
+	    (fd = open("/sys/kernel/notes", O_RDONLY)) < 0)
+		return 1;
+	got = read(fd, buf, sizeof (buf));
+	close(fd);
+	if (got <= 0 || (n = kc_bid_notes(buf, (size_t)got, &id)) == 0)
+		return 1;
+	if (n == rlen && memcmp(id, rid, n) == 0)
+		return 1;
+	kc_bid_hex(id, n < RGN_BUILDID_MAX ? n : RGN_BUILDID_MAX, hex, hexsz);
+	return 0;
+}
+
 int
 kc_sym_add_region_mods(struct kc_symtab *t, const void *img, uint64_t len,
     uint32_t *notes, char *why, size_t whysz)
@@ -702,7 +889,8 @@ kc_sym_for_region(const void *img, uint64_t len, const char *path,
 		"/boot/System.map-%s",
 	};
 	const struct rgn_hdr *h = img;
-	char rel[sizeof (h->rh_release) + 1], cand[512], why[600];
+	char rel[sizeof (h->rh_release) + 1], cand[512], why[800];
+	char hex[2 * RGN_BUILDID_MAX + 1];
 	struct kc_symtab *t = NULL;
 	struct utsname u;
 	size_t i;
@@ -719,6 +907,14 @@ kc_sym_for_region(const void *img, uint64_t len, const char *path,
 			snprintf(cand, sizeof (cand), fmt[i], rel);
 			if (access(cand, R_OK) != 0)
 				continue;
+			/* another build of the release: a warning only */
+			if (kc_bid_kernel_file(img, len, cand, hex,
+			    sizeof (hex), why, sizeof (why)) == KC_BID_OTHER) {
+				if (!quiet)
+					fprintf(err, "%s: not used: %s\n", prog,
+					    why);
+				continue;
+			}
 			t = kc_sym_load_map(cand, h->rh_kaslr, why,
 			    sizeof (why));
 			if (t != NULL) {
@@ -729,14 +925,28 @@ kc_sym_for_region(const void *img, uint64_t len, const char *path,
 			if (!quiet)
 				fprintf(err, "%s: %s\n", prog, why);
 		}
-		if (uname(&u) != 0 || strcmp(u.release, rel) != 0 ||
-		    (t = kc_sym_kallsyms_moved(h->rh_kaslr, why,
+		if (uname(&u) != 0 || strcmp(u.release, rel) != 0)
+			goto mods;
+		if (!kc_bid_running(img, len, hex, sizeof (hex))) {
+			if (!quiet)
+				fprintf(err, "%s: /proc/kallsyms not used: this boot runs kernel %s too, but another build of it (build id %s, not the one the region records)\n",
+				    prog, rel, hex);
+			goto mods;
+		}
+		if ((t = kc_sym_kallsyms_moved(h->rh_kaslr, why,
 		    sizeof (why))) == NULL)
 			goto mods;
 		if (!quiet)
 			fprintf(err, "%s: symbols of kernel %s from /proc/kallsyms (this boot runs the same kernel), moved to the region's KASLR offset 0x%llx; module symbols left out\n",
 			    prog, rel, (unsigned long long)h->rh_kaslr);
 		goto mods;
+	}
+	/* a file the user named, of another build: refused */
+	if (kc_bid_kernel_file(img, len, path, hex, sizeof (hex), why,
+	    sizeof (why)) == KC_BID_OTHER) {
+		fprintf(err, "%s: %s\n", prog, why);
+		*failed = 1;
+		return NULL;
 	}
 	t = kc_sym_load_map(path, h->rh_kaslr, why, sizeof (why));
 	if (t == NULL) {
@@ -1115,7 +1325,8 @@ kc_sym_lines_for_region(struct kc_symtab *t, const void *img, uint64_t len,
     const char *vmlinux, int quiet, const char *prog, FILE *err)
 {
 	const struct rgn_hdr *h = img;
-	char why[600];
+	char why[800], hex[2 * RGN_BUILDID_MAX + 1], said[200];
+	int b;
 
 	if (vmlinux == NULL)
 		return 0;
@@ -1124,14 +1335,30 @@ kc_sym_lines_for_region(struct kc_symtab *t, const void *img, uint64_t len,
 		    prog, vmlinux);
 		return -1;
 	}
+	/* the build that wrote the region, or no lines (rgn.h) */
+	b = kc_bid_kernel_file(img, len, vmlinux, hex, sizeof (hex), why,
+	    sizeof (why));
+	if (b == KC_BID_OTHER) {
+		fprintf(err, "%s: --vmlinux %s\n", prog, why);
+		return -1;
+	}
 	if (kc_sym_load_lines(t, vmlinux, KC_SYM_CORE, h->rh_kaslr, why,
 	    sizeof (why)) != 0) {
 		fprintf(err, "%s: --vmlinux: %s\n", prog, why);
 		return -1;
 	}
+	said[0] = '\0';
+	if (b == KC_BID_SAME)
+		snprintf(said, sizeof (said), "; its build id %s is the region's",
+		    hex);
+	else if (b == KC_BID_NOREGION)
+		snprintf(said, sizeof (said), "; build id not checked: the region does not record the kernel's (not recorded)");
+	else if (b == KC_BID_NOFILE)
+		snprintf(said, sizeof (said), "; build id not checked: the file has no GNU build id note (the region records %s)",
+		    hex);
 	if (!quiet)
-		fprintf(err, "%s: source lines of kernel frames from %s (DWARF), moved by the KASLR offset 0x%llx\n",
-		    prog, vmlinux, (unsigned long long)h->rh_kaslr);
+		fprintf(err, "%s: source lines of kernel frames from %s (DWARF), moved by the KASLR offset 0x%llx%s\n",
+		    prog, vmlinux, (unsigned long long)h->rh_kaslr, said);
 	return 0;
 }
 
@@ -1157,6 +1384,8 @@ struct kc_modtext {
 	uint64_t	mt_core;	/* md_base of the core entry */
 	uint64_t	mt_text;	/* its md_text */
 	uint64_t	mt_init;	/* RGN_MOD_F_INIT entry's base, or 0 */
+	uint32_t	mt_bidlen;	/* core entry's build id, 0: none */
+	uint8_t		mt_bid[RGN_BUILDID_MAX];
 };
 
 #define KC_KO_MAXSIZE	(1ULL << 30)	/* a .ko larger is not one */
@@ -1448,8 +1677,12 @@ kc_modtext_list(const void *img, uint64_t len, struct kc_modtext **mtp,
 		if (md->md_flags & RGN_MOD_F_INIT) {
 			v[i].mt_init = md->md_base;
 		} else {
+			const uint8_t *bid = rgn_mod_bid(md, &v[i].mt_bidlen);
+
 			v[i].mt_core = md->md_base;
 			v[i].mt_text = md->md_text;
+			if (bid != NULL)
+				memcpy(v[i].mt_bid, bid, v[i].mt_bidlen);
 		}
 	}
 	*mtp = v;
@@ -1465,9 +1698,12 @@ kc_sym_modlines_for_region(struct kc_symtab *t, const void *img,
 	const struct kc_kofile *kf;
 	struct kc_modtext *mt = NULL;
 	struct stat st;
-	char why[800];
-	uint32_t nmt = 0, i, nfound = 0, ngood = 0;
-	int fd, rv = -1;
+	char why[800], fhex[2 * RGN_BUILDID_MAX + 1];
+	char rhex[2 * RGN_BUILDID_MAX + 1];
+	uint8_t fid[RGN_BUILDID_MAX];
+	uint32_t nmt = 0, i, nfound = 0, ngood = 0, flen, nsame = 0;
+	uint32_t nother = 0, nnorec = 0;
+	int fd, rv = -1, b;
 
 	if (dir == NULL)
 		return 0;
@@ -1503,6 +1739,29 @@ kc_sym_modlines_for_region(struct kc_symtab *t, const void *img,
 		    (kf = kc_ko_find(&kl, mt[i].mt_name)) == NULL)
 			continue;
 		nfound++;
+		/* the region's build id of the module, when it has one */
+		b = mt[i].mt_bidlen == 0 ? -3 :
+		    kc_bid_file(kf->kf_path, fid, &flen, why, sizeof (why));
+		kc_bid_hex(mt[i].mt_bid, mt[i].mt_bidlen, rhex,
+		    sizeof (rhex));
+		if (b == -3) {
+			nnorec++;
+		} else if (b == 0) {
+			fprintf(err, "%s: --modules: %s: no GNU build id note in the file: not checked against the region's %s for module %s\n",
+			    prog, kf->kf_path, rhex, mt[i].mt_name);
+		} else if (b == 1 && (flen != mt[i].mt_bidlen ||
+		    memcmp(fid, mt[i].mt_bid, flen) != 0)) {
+			kc_bid_hex(fid, flen <= RGN_BUILDID_MAX ? flen :
+			    RGN_BUILDID_MAX, fhex, sizeof (fhex));
+			fprintf(err, "%s: --modules: %s: another build of module %s (build id %s%s, the region records %s); no source lines for module %s\n",
+			    prog, kf->kf_path, mt[i].mt_name, fhex,
+			    flen > RGN_BUILDID_MAX ? "..." : "", rhex,
+			    mt[i].mt_name);
+			nother++;
+			continue;
+		} else if (b == 1) {
+			nsame++;
+		}
 		if (kc_ko_moved(kf->kf_path, &mt[i], &fd, why,
 		    sizeof (why)) != 0 ||
 		    kc_lines_attach(t, fd, kf->kf_path, mt[i].mt_name, 0,
@@ -1514,8 +1773,8 @@ kc_sym_modlines_for_region(struct kc_symtab *t, const void *img,
 		ngood++;
 	}
 	if (!quiet)
-		fprintf(err, "%s: source lines of module frames from %s (DWARF): %u of the region's %u modules (%u had a .ko there)\n",
-		    prog, dir, ngood, nmt, nfound);
+		fprintf(err, "%s: source lines of module frames from %s (DWARF): %u of the region's %u modules (%u had a .ko there); build ids: %u the region's, %u of another build, %u not recorded\n",
+		    prog, dir, ngood, nmt, nfound, nsame, nother, nnorec);
 	rv = (int)ngood;
 out:
 	for (i = 0; i < kl.kl_n; i++) {

@@ -138,6 +138,12 @@ struct kc_symtab *kc_sym_load_map(const char *path, uint64_t slide,
  *                            are left out: modules load elsewhere each
  *                            boot);
  *   else nothing: core-kernel frames print as addresses (*failed = 0).
+ * A vmlinux (ELF) of another build of the release -- its GNU build id
+ * differs from the one the region records (rgn.h, "Build ids") -- is
+ * refused when it is "path" (*failed = 1, the message names the file
+ * and both ids) and skipped with a warning when the search found it;
+ * /proc/kallsyms is skipped when /sys/kernel/notes gives another build
+ * id than the region's.  A System.map has no build id: not checked.
  * In every case the modules the region carries (kc_sym_add_region_mods)
  * are added, so module frames print as module`function+0xoff without
  * any file; with nothing else known the table holds only them, and with
@@ -180,7 +186,14 @@ int kc_sym_srcline(const struct kc_symtab *t, uint64_t pc, char *buf,
 /*
  * kdt-extract --vmlinux FILE: attach FILE's line tables to t's "vmlinux"
  * symbols, moved by the KASLR offset of the region image img[0, len).
- * 0, or -1 after a message on "err" naming the file (t NULL, no DWARF).
+ * FILE must be the build that wrote the region: when its GNU build id
+ * (NT_GNU_BUILD_ID note) differs from the region's rm_kbid (rgn.h,
+ * "Build ids") it is refused, the message naming the file, both ids and
+ * what to give instead.  No id in the file (stripped of its notes) or
+ * none recorded in the region (older image): used unchecked, and the
+ * line saying where the lines come from says so ("not recorded").
+ * 0, or -1 after a message on "err" naming the file (t NULL, no DWARF,
+ * another build).
  */
 int kc_sym_lines_for_region(struct kc_symtab *t, const void *img,
     uint64_t len, const char *vmlinux, int quiet, const char *prog,
@@ -207,11 +220,17 @@ int kc_sym_lines_for_region(struct kc_symtab *t, const void *img,
  * the lines then resolve as vmlinux's do, with slide 0.  A .ko whose
  * text, laid out so and page-aligned, is not the module table's md_text
  * is of another build: a warning naming the file, and no lines for that
- * module.  So is a .ko without .debug_line or one that is not an x86-64
- * ET_REL ELF.  Returns the number of modules given lines (0 with a
- * warning when t is NULL: a region without a module table), or -1 after
- * a message on "err" (DIR is not a directory).  One line on "err" says
- * how many modules got lines from DIR, unless "quiet".
+ * module.  So, first, is a .ko whose GNU build id differs from the one
+ * the module table records for the module (rgn.h, "Build ids"): one
+ * line naming the file, the module and both ids; a .ko without a build
+ * id note is used, with a line saying it was not checked; an entry
+ * without an id (older kdt.ko, or none found) is used and counted as
+ * "not recorded".  So is a .ko without .debug_line or one that is not
+ * an x86-64 ET_REL ELF.  Returns the number of modules given lines (0
+ * with a warning when t is NULL: a region without a module table), or
+ * -1 after a message on "err" (DIR is not a directory).  One line on
+ * "err" says how many modules got lines from DIR and how their build
+ * ids compared, unless "quiet".
  */
 #define KC_MODLINES_DEPTH	8
 int kc_sym_modlines_for_region(struct kc_symtab *t, const void *img,

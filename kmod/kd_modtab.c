@@ -8,7 +8,8 @@
  * vmalloc'd region, KD_MODTAB_FIXED_ROOM for a reserved region, whose
  * table may take at most 1/KD_MODTAB_FIXED_DIV of it and, through
  * kd_modtab_fit(), only room the buffers do not need for their bufsize:
- * the trace comes first.  After rgn_init() kd_modtab_fill() writes every loaded module;
+ * the trace comes first.  After rgn_init() kd_modtab_fill() writes the
+ * kernel's build id and every loaded module;
  * the module notifier (kd_cs.c) calls kd_modtab_coming() for a module
  * that loads while the state is enabled -- its core and, in an entry of
  * its own, its init text, which kd_modtab_live() flags gone when the
@@ -24,12 +25,31 @@
  * Only symbols in text are kept: stack frames, %a, sym() and func() name
  * code.  Module layouts are read through kd_compat.h.
  *
+ * Build ids (rgn.h, "Build ids"), so that kdt-extract can refuse debug
+ * files of another build: the kernel's comes from its own ELF notes,
+ * __start_notes to __stop_notes (found by name: they are what
+ * /sys/kernel/notes shows), walked note by note for NT_GNU_BUILD_ID
+ * with owner "GNU"; when those symbols are missing, lib/buildid.c's
+ * vmlinux_build_id[] (20 bytes, set at boot for CONFIG_CRASH_CORE).  A
+ * module's .note.gnu.build-id is SHF_ALLOC and not executable or
+ * writable, so the loader copies it into the core read-only data
+ * (kd_mod_rodata_base(), kd_compat.h) -- as its first section of that
+ * kind in a .ko it comes first there.  6.1 keeps no pointer to it that
+ * is set when the notifier runs (mod->notes_attrs and, with
+ * CONFIG_STACKTRACE_BUILD_ID -- not set in Debian's 6.1 --
+ * mod->build_id are filled after MODULE_STATE_COMING), so the read-only
+ * data is scanned, 4 bytes at a time and at most KD_BID_SCAN bytes, for
+ * the note header (name size 4, type NT_GNU_BUILD_ID, "GNU\0", 1 to
+ * RGN_BUILDID_MAX bytes of descriptor inside the range).  An id not
+ * found is not recorded and the reader says so.
+ *
  * Setup context with cs_lock held (kd_region), or the module notifier
  * with cs_lock held.
  */
 #include <linux/module.h>
 #include <linux/kallsyms.h>
 #include <linux/string.h>
+#include <linux/elf.h>
 
 #include "kd_impl.h"
 #include "kd_compat.h"
@@ -38,6 +58,87 @@
 #define KD_MODTAB_LIVE_MAX	(8ULL << 20)
 #define KD_MODTAB_FIXED_ROOM	(512ULL << 10)
 #define KD_MODTAB_FIXED_DIV	16
+#define KD_BID_SCAN		(64UL << 10)	/* rodata scanned for the note */
+#define KD_BID_VMLINUX_LEN	20	/* vmlinux_build_id[]: sha1 */
+#define KD_NT_GNU_BUILD_ID	3	/* the ELF note type (GNU's elf.h) */
+
+/*
+ * A GNU build-id note starting at p (4-aligned, "avail" bytes there):
+ * its descriptor's length with *idp, or 0.  *next: the note's bytes.
+ */
+static uint32_t
+kd_bid_note(const uint8_t *p, unsigned long avail, const uint8_t **idp,
+    unsigned long *next)
+{
+	const Elf64_Nhdr *n = (const Elf64_Nhdr *)p;
+	unsigned long nlen, dlen;
+
+	*next = 0;
+	if (avail < sizeof (*n))
+		return 0;
+	nlen = ALIGN((unsigned long)n->n_namesz, 4);
+	dlen = ALIGN((unsigned long)n->n_descsz, 4);
+	if (n->n_namesz > avail || n->n_descsz > avail ||
+	    sizeof (*n) + nlen + dlen > avail)
+		return 0;
+	*next = sizeof (*n) + nlen + dlen;
+	if (n->n_type != KD_NT_GNU_BUILD_ID || n->n_namesz != 4 ||
+	    memcmp(p + sizeof (*n), "GNU", 4) != 0 || n->n_descsz == 0 ||
+	    n->n_descsz > RGN_BUILDID_MAX)
+		return 0;
+	*idp = p + sizeof (*n) + nlen;
+	return n->n_descsz;
+}
+
+/* The running kernel's build id: its length with *idp, or 0. */
+static uint32_t
+kd_bid_kernel(const uint8_t **idp)
+{
+	unsigned long start = kd_ksym_lookup("__start_notes");
+	unsigned long stop = kd_ksym_lookup("__stop_notes");
+	unsigned long off, next;
+	const uint8_t *v;
+	uint32_t len, i;
+
+	if (start != 0 && stop > start && stop - start < (1UL << 20) &&
+	    start % 4 == 0) {
+		for (off = 0; off < stop - start; off += next) {
+			len = kd_bid_note((const uint8_t *)start + off,
+			    stop - start - off, idp, &next);
+			if (len != 0)
+				return len;
+			if (next == 0)
+				break;
+		}
+	}
+	v = (const uint8_t *)kd_ksym_lookup("vmlinux_build_id");
+	for (i = 0; v != NULL && i < KD_BID_VMLINUX_LEN; i++)
+		if (v[i] != 0) {
+			*idp = v;
+			return KD_BID_VMLINUX_LEN;
+		}
+	return 0;
+}
+
+/* Module "mod"'s build id (kd_compat.h's rodata): its length, or 0. */
+static uint32_t
+kd_bid_module(struct module *mod, const uint8_t **idp)
+{
+	unsigned long base = kd_mod_rodata_base(mod);
+	unsigned long size = min(kd_mod_rodata_size(mod), KD_BID_SCAN);
+	unsigned long off, next;
+	uint32_t len;
+
+	if (base == 0 || base % 4 != 0)
+		return 0;
+	for (off = 0; off + sizeof (Elf64_Nhdr) + 4 < size; off += 4) {
+		len = kd_bid_note((const uint8_t *)base + off, size - off,
+		    idp, &next);
+		if (len != 0)
+			return len;
+	}
+	return 0;
+}
 
 typedef int (*kd_modeach_fn)(int (*)(void *, const char *, struct module *,
     unsigned long), void *);
@@ -61,13 +162,15 @@ kd_modtab_part(struct kd_modwalk *mw, struct module *mod, unsigned long base,
 {
 	const struct mod_kallsyms *ks = rcu_dereference_raw(mod->kallsyms);
 	const Elf_Sym *sym;
+	const uint8_t *bid = NULL;
 	const char *name;
 	unsigned long a;
-	uint32_t i;
+	uint32_t i, bidlen;
 	size_t len;
 
 	if (base == 0 || size == 0)
 		return;
+	bidlen = kd_bid_module(mod, &bid);
 	mw->mw_nmods++;
 	mw->mw_bytes += sizeof (struct rgn_mod);
 	if (mw->mw_region != NULL && rgn_mod_begin(mw->mw_region, mod->name,
@@ -88,6 +191,10 @@ kd_modtab_part(struct kd_modwalk *mw, struct module *mod, unsigned long base,
 			(void) rgn_mod_sym(mw->mw_region, a, sym->st_size,
 			    name);
 	}
+	/* the build id ends the entry (rgn.h); not found: not recorded */
+	mw->mw_bytes += ALIGN(bidlen, 8);
+	if (mw->mw_region != NULL && bidlen != 0)
+		(void) rgn_mod_buildid(mw->mw_region, bid, bidlen);
 	if (mw->mw_region != NULL)
 		rgn_mod_end(mw->mw_region);
 }
@@ -163,7 +270,14 @@ void
 kd_modtab_fill(struct kd_cstate *cs)
 {
 	struct kd_modwalk mw = { .mw_region = cs->cs_region };
+	const uint8_t *bid = NULL;
+	uint32_t bidlen;
 
+	if (cs->cs_region == NULL)
+		return;
+	bidlen = kd_bid_kernel(&bid);
+	if (bidlen == 0 || rgn_set_kbid(cs->cs_region, bid, bidlen) != 0)
+		pr_info("kdt: no GNU build id found in the kernel's notes (__start_notes, vmlinux_build_id): the region does not record it, and kdt-extract cannot check a vmlinux against it\n");
 	if (kd_modtab_walk(&mw) != 0)
 		pr_info("kdt: module_kallsyms_on_each_symbol not found: the region names no module loaded before the enabling\n");
 }

@@ -23,6 +23,9 @@
  *   On 6.1 the core is one allocation starting with its text; from 6.4 on
  *   the text is its own allocation, so kd_mod_core_base()/size() give the
  *   text's there (what kdt uses the range for: naming code addresses).
+ *   kd_mod_rodata_base()/size() give the core read-only data (6.1: from
+ *   text_size to ro_size of the core; later: MOD_RODATA), where the
+ *   loader puts SHF_ALLOC notes such as .note.gnu.build-id.
  *
  *   The last function of a module's text (6.4, same change): nothing is
  *   mapped after it any more, and kprobes' optimizer decodes past its
@@ -119,6 +122,19 @@ kd_mod_init_text_size(const struct module *mod)
 {
 	return mod->mem[MOD_INIT_TEXT].size;
 }
+
+/* The core read-only data (where a module's .note.gnu.build-id lies). */
+static inline unsigned long
+kd_mod_rodata_base(const struct module *mod)
+{
+	return (unsigned long)mod->mem[MOD_RODATA].base;
+}
+
+static inline unsigned long
+kd_mod_rodata_size(const struct module *mod)
+{
+	return mod->mem[MOD_RODATA].size;
+}
 #else
 static inline unsigned long
 kd_mod_core_base(const struct module *mod)
@@ -148,6 +164,21 @@ static inline unsigned long
 kd_mod_init_text_size(const struct module *mod)
 {
 	return mod->init_layout.text_size;
+}
+
+/* 6.1: the core is text, then read-only data up to ro_size. */
+static inline unsigned long
+kd_mod_rodata_base(const struct module *mod)
+{
+	return (unsigned long)mod->core_layout.base +
+	    mod->core_layout.text_size;
+}
+
+static inline unsigned long
+kd_mod_rodata_size(const struct module *mod)
+{
+	return mod->core_layout.ro_size > mod->core_layout.text_size ?
+	    mod->core_layout.ro_size - mod->core_layout.text_size : 0;
 }
 #endif
 

@@ -22,7 +22,12 @@
 # must be unchanged.  Last, --modules with the -dbg package's null_blk.ko
 # (mk/kernel-dbg.sh extracts just that module once into the host cache):
 # every null_blk frame, core text and init text alike, must carry the
-# line "addr2line -j SECTION -e null_blk.ko OFFSET" gives.
+# line "addr2line -j SECTION -e null_blk.ko OFFSET" gives.  Build ids
+# (rgn.h, "Build ids"): kdt-extract must say that the vmlinux has the
+# build id the region recorded (readelf -n's) and that null_blk.ko is
+# the region's build; a copy of null_blk.ko with one byte of its build
+# id changed is another build -- one line, and no source lines for
+# null_blk -- and that copy given as --vmlinux is refused (exit 2).
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -173,4 +178,56 @@ for f, o, got in frames:
 print("%d null_blk frames: source lines agree with addr2line" % len(frames))
 PY
     kv_fail "module source lines (above)"
+
+# build ids: both files checked against what kdt.ko recorded
+kid=$(readelf -n "$vmlinux" | sed -n 's/^ *Build ID: //p' | head -1)
+[ -n "$kid" ] || kv_fail "readelf -n $vmlinux shows no build id"
+grep -q "its build id $kid is the region's" "$work/md.err" ||
+    kv_fail "kdt-extract did not match --vmlinux's build id $kid with the region's"
+grep -q "build ids: 1 the region's, 0 of another build, 0 not recorded" \
+    "$work/md.err" || kv_fail "null_blk.ko's build id is not the region's"
+# another build of null_blk: its build id's last byte changed
+mkdir -p "$work/other"
+cp "$ko" "$work/other/null_blk.ko"
+python3 - "$work/other/null_blk.ko" <<'PY' ||
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+shoff, = struct.unpack_from("<Q", b, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", b, 0x3a)
+def sh(i):
+    return struct.unpack_from("<IIQQQQIIQQ", b, shoff + i * shentsize)
+strtab = sh(shstrndx)[4]
+for i in range(shnum):
+    s = sh(i)
+    name = bytes(b[strtab + s[0]:b.index(0, strtab + s[0])])
+    if name == b".note.gnu.build-id":
+        namesz, descsz = struct.unpack_from("<II", b, s[4])
+        b[s[4] + 12 + ((namesz + 3) & ~3) + descsz - 1] ^= 0xff
+        open(p, "wb").write(b)
+        sys.exit(0)
+sys.exit("no .note.gnu.build-id section")
+PY
+    kv_fail "cannot make another build of null_blk.ko"
+"$KV_EXTRACT" --vmlinux "$vmlinux" --modules "$work/other" "$work/dump.elf" \
+    > "$work/ob.out" 2> "$work/ob.err" ||
+    { cat "$work/ob.err"; kv_fail "kdt-extract --modules (another build) failed"; }
+echo "--- --modules with another build of null_blk.ko:"
+cat "$work/ob.err"
+[ "$(grep -c -- "--modules:" "$work/ob.err")" = 1 ] ||
+    kv_fail "not one line about the other build"
+grep -q -- "--modules: $work/other/null_blk.ko: another build of module null_blk (build id [0-9a-f]*, the region records [0-9a-f]*); no source lines for module null_blk" \
+    "$work/ob.err" || kv_fail "the other build of null_blk.ko was not named"
+grep -E '^ +null_blk`\S+ \[' "$work/ob.out" &&
+    kv_fail "null_blk frames got source lines from another build"
+grep -o 'null_blk`[^ ]*' "$work/ob.out" | diff "$work/reg.mod" - ||
+    kv_fail "the other build changed the module frames' names"
+# and as --vmlinux: refused, naming it and both ids
+rv=0
+"$KV_EXTRACT" --vmlinux "$work/other/null_blk.ko" "$work/dump.elf" \
+    > /dev/null 2> "$work/ov.err" || rv=$?
+cat "$work/ov.err"
+[ "$rv" = 2 ] || kv_fail "kdt-extract --vmlinux of another build: exit $rv, not 2"
+grep -q "$work/other/null_blk.ko: not the build of kernel .* that wrote the region: the file's build id is [0-9a-f]*, the region records $kid" \
+    "$work/ov.err" || kv_fail "the wrong --vmlinux was not refused by its build id"
 echo "PASS"
