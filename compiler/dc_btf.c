@@ -7,7 +7,10 @@
  * kernel's BTF: the file given with --btf=PATH (an ELF vmlinux with a .BTF
  * section, or raw BTF), else $KDT_BTF, else /sys/kernel/btf/vmlinux.  BTF
  * is loaded lazily, on the first struct type a program names, so scripts
- * without kernel types compile anywhere.  Called from dc_parse.c (casts)
+ * without kernel types compile anywhere.  Loaded modules' types (their
+ * split BTF) are merged into the compilation's BTF as it needs them, any
+ * number of modules, each in its own id range (see "Modules' BTF in the
+ * compiler").  Called from dc_parse.c (casts)
  * and dc_type.c (member access, args[]).  The second half types probe
  * arguments -- args[] of fbt, sdt and syscall probes, and the "Argument
  * Types" of `kdt -l -v` -- from function prototypes, tracepoint typedefs,
@@ -77,22 +80,68 @@ dc_btf_ptrname(struct dc_ctx *cx, const char *kw, const char *name)
 	return s;
 }
 
-/* "struct name" / "union name" from kernel BTF: the struct type. */
+/* Modules' BTF (see "Modules' BTF in the compiler" below). */
+struct dc_btf_mod {
+	char		*bm_name;
+	struct btf	*bm_split;	/* on the vmlinux BTF; NULL: unread */
+	int		bm_bad;		/* could not be parsed: skipped */
+	uint32_t	bm_first;	/* merged: its types in cx_btf are */
+	uint32_t	bm_end;		/* [bm_first, bm_end); 0 0: not yet */
+};
+
+struct dc_btf_mods {
+	struct dc_btf_mod *bs_mods;	/* sorted by name */
+	uint32_t	bs_n;
+	int		bs_listed;	/* directory read */
+	char		bs_dir[256];	/* "": none */
+};
+
+static struct dc_btf_mods *dc_btf_mods(struct dc_ctx *cx);
+static struct dc_btf_mod *dc_btf_mod_byname(struct dc_btf_mods *bs,
+    const char *name);
+static uint32_t dc_btf_mod_find(struct dc_ctx *cx, struct dc_btf_mods *bs,
+    struct dc_btf_mod *m, const char *name, int kind);
+static uint32_t dc_btf_lookup(struct dc_ctx *cx, const char *scope,
+    const char *name, int kind, int mods);
+static int dc_btf_ismodscope(const char *scope);
+
+/*
+ * "struct name" / "union name" from kernel BTF: the struct type.  With
+ * a scope (struct ext4`name, cx_btfscope) that module's own type; else
+ * vmlinux's, else a module's.
+ */
 void
 dc_btf_sou(struct dc_ctx *cx, const char *name, int isunion,
     struct dc_type *ty, int line, int col)
 {
+	const char *scope = cx->cx_btfscope;
+	struct dc_btf_mods *bs = NULL;
+	struct dc_btf_mod *m = NULL;
 	const struct btf_type *t;
 	int id;
 
 	dc_btf_load(cx, line, col);
-	id = btf__find_by_name_kind(cx->cx_btf, name, isunion ?
-	    BTF_KIND_UNION : BTF_KIND_STRUCT);
+	/* no module directory (--btf alone): the scope is not checked */
+	if (dc_btf_ismodscope(scope) && (bs = dc_btf_mods(cx)) != NULL &&
+	    (m = dc_btf_mod_byname(bs, scope)) == NULL)
+		dc_error(cx, line, col, "D_TYPE_ERR", "%s %s`%s: module %s has no BTF in %s (not loaded?)", isunion ? "union" : "struct", scope, name, scope, bs->bs_dir);
+	if (m != NULL) {	/* struct mod`name: that module's own */
+		id = (int)dc_btf_mod_find(cx, bs, m, name, isunion ?
+		    BTF_KIND_UNION : BTF_KIND_STRUCT);
+		if (id <= 0)
+			id = (int)dc_btf_mod_find(cx, bs, m, name, isunion ?
+			    BTF_KIND_STRUCT : BTF_KIND_UNION);
+		if (id <= 0)
+			dc_error(cx, line, col, "D_TYPE_ERR", "%s %s`%s is not defined in module %s's BTF %s/%s", isunion ? "union" : "struct", scope, name, scope, bs->bs_dir, scope);
+	} else {
+		id = (int)dc_btf_lookup(cx, NULL, name, isunion ?
+		    BTF_KIND_UNION : BTF_KIND_STRUCT, 1);
+		if (id <= 0)
+			id = (int)dc_btf_lookup(cx, NULL, name, isunion ?
+			    BTF_KIND_STRUCT : BTF_KIND_UNION, 1);
+	}
 	if (id <= 0)
-		id = btf__find_by_name_kind(cx->cx_btf, name, isunion ?
-		    BTF_KIND_STRUCT : BTF_KIND_UNION);
-	if (id <= 0)
-		dc_error(cx, line, col, cx->cx_undef_tag != NULL ? cx->cx_undef_tag : "D_TYPE_ERR", "%s %s is not defined in D or in kernel BTF %s", isunion ? "union" : "struct", name, dc_btf_path(cx));
+		dc_error(cx, line, col, cx->cx_undef_tag != NULL ? cx->cx_undef_tag : "D_TYPE_ERR", "%s %s is not defined in D or in kernel BTF %s%s%s", isunion ? "union" : "struct", name, dc_btf_path(cx), cx->cx_btfmods != NULL ? " or its modules' in " : "", cx->cx_btfmods != NULL ? cx->cx_btfmods->bs_dir : "");
 	t = btf__type_by_id(cx->cx_btf, (uint32_t)id);
 	memset(ty, 0, sizeof (*ty));
 	ty->ty_kind = DC_STRUCT;
@@ -230,12 +279,13 @@ dc_btf_dtype(struct dc_ctx *cx, const struct dc_node *n, uint32_t id,
  *			pointer to the prototype of the tracepoint's probes,
  *			probe(void *__data, TP_PROTO arguments...); kd_sdt.c
  *			passes the TP_PROTO arguments as arg0.., so args[i]
- *			is parameter i + 1.  A module's tracepoints are in
- *			the module's split BTF, /sys/kernel/btf/<module>,
- *			looked through only when the BTF in use is the
- *			running kernel's (no --btf or $KDT_BTF) and the event
- *			is not in vmlinux; a module that is not loaded leaves
- *			the arguments untyped, without an error.
+ *			is parameter i + 1.  A module's tracepoints (and
+ *			functions, for fbt) are in the module's split BTF,
+ *			/sys/kernel/btf/<module>, looked through when the
+ *			name is not in vmlinux (see "Modules' BTF in the
+ *			compiler" below: any number of modules per
+ *			compilation); a module that is not loaded leaves the
+ *			arguments untyped, without an error.
  *   syscall::c:entry	the system call's C prototype.  BTF keeps it only
  *			where __do_sys_<c> survived as a function (about a
  *			third of the calls on the pinned 6.1: the rest are
@@ -588,9 +638,361 @@ dc_btf_at_ptr(const struct btf *btf, const struct dc_btf_at *at,
 	}
 }
 
-/* Compiler lookup: its BTF, then (sdt) a loaded module's split BTF. */
-static uint32_t dc_btf_cx_find(void *arg, const char *name, int kind,
-    struct btf **btfp);
+/*
+ * ---- Modules' BTF in the compiler ----
+ *
+ * A module's types are in its split BTF, /sys/kernel/btf/<module> (only
+ * while the module is loaded), whose ids continue vmlinux's.  Two
+ * modules' splits number their types alike, so a compilation that needs
+ * several modules (sdt:kyber:: and sdt:watchdog:: clauses, fbt functions
+ * of two modules, struct xfs`foo beside struct ext4`bar) merges them
+ * into ONE BTF: on the first module, cx_btf (vmlinux) moves to
+ * cx_btf_base and cx_btf becomes an empty split BTF on it; each module
+ * needed is appended to it type by type (btf__add_type(); libbpf 1.1's
+ * btf__add_btf() refuses a split source), its references to its own
+ * types moved by the distance to where it landed, those to vmlinux
+ * kept.  So every type id the compiler holds (dc_type's ty_btf, print()'s
+ * layouts) stays a bare id into cx_btf, vmlinux ids never change, and
+ * each module's types occupy their own range [bm_first, bm_end): types
+ * of different modules never mix, and a name two modules define is
+ * looked up in the range of the module that scopes it.
+ *
+ * Scope: the probe's module field for args[] (fbt:ext4:f:entry,
+ * sdt:xfs::ev: the module's BTF first when a module of that name has
+ * one), the backquote for types (struct ext4`ext4_sb_info: that module
+ * only; vmlinux`, kernel`, D` and C` are no module).  Unscoped, a name is
+ * looked up in vmlinux and the modules merged so far (lowest id first,
+ * i.e. the module merged first), then in the others by name order.
+ *
+ * Which names fall through to modules: btf_trace_ typedefs (sdt), FUNCs
+ * (fbt) other than __do_sys_ (system calls are all in vmlinux, and most
+ * of those lookups miss by design), structs, unions and enums.  Module
+ * files are read when a lookup reaches them, in name order, each at most
+ * once per compilation (kept parsed: a name no module defines reads them
+ * all, once), and only those a lookup hits are merged.  Reading them all
+ * is cheap enough to do where needed: 120 modules of the pinned 6.1
+ * (15,000 types, from their .ko files) parse in 24 ms on a loaded build
+ * host, ext4, xfs, sunrpc, i915, mac80211 and cfg80211 together in 12 ms.
+ *
+ * The directory: $KDT_BTF_MODDIR when set (files named after modules,
+ * split on the BTF in use: tests and other kernels' BTF), else
+ * /sys/kernel/btf when the BTF in use is the running kernel's
+ * (/sys/kernel/btf/vmlinux), else none (--btf=PATH / $KDT_BTF alone:
+ * vmlinux types only).
+ */
+
+static const char *
+dc_btf_moddir(const struct dc_ctx *cx)
+{
+	const char *p = getenv("KDT_BTF_MODDIR");
+
+	if (p != NULL && *p != '\0')
+		return p;
+	return strcmp(dc_btf_path(cx), DC_BTF_SYSFS) == 0 ? DC_BTF_SYSDIR :
+	    NULL;
+}
+
+static int
+dc_btf_mod_cmp(const void *a, const void *b)
+{
+	const struct dc_btf_mod *x = a, *y = b;
+
+	return strcmp(x->bm_name, y->bm_name);
+}
+
+/* The vmlinux BTF under the compilation's (merged) BTF. */
+static struct btf *
+dc_btf_vmlinux(const struct dc_ctx *cx)
+{
+	return cx->cx_btf_base != NULL ? cx->cx_btf_base : cx->cx_btf;
+}
+
+/* The table of modules (names only until needed); NULL: none. */
+static struct dc_btf_mods *
+dc_btf_mods(struct dc_ctx *cx)
+{
+	struct dc_btf_mods *bs = cx->cx_btfmods;
+	struct dc_btf_mod *nm;
+	struct dirent *de;
+	const char *dir;
+	DIR *d;
+
+	if (bs == NULL) {
+		if ((dir = dc_btf_moddir(cx)) == NULL ||
+		    (bs = calloc(1, sizeof (*bs))) == NULL)
+			return NULL;
+		snprintf(bs->bs_dir, sizeof (bs->bs_dir), "%s", dir);
+		cx->cx_btfmods = bs;
+	}
+	if (bs->bs_listed)
+		return bs;
+	bs->bs_listed = 1;
+	if ((d = opendir(bs->bs_dir)) == NULL)
+		return bs;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "vmlinux") == 0)
+			continue;
+		nm = realloc(bs->bs_mods, (bs->bs_n + 1) * sizeof (*nm));
+		if (nm == NULL)
+			break;
+		bs->bs_mods = nm;
+		memset(&nm[bs->bs_n], 0, sizeof (*nm));
+		if ((nm[bs->bs_n].bm_name = strdup(de->d_name)) == NULL)
+			break;
+		bs->bs_n++;
+	}
+	closedir(d);
+	qsort(bs->bs_mods, bs->bs_n, sizeof (*bs->bs_mods), dc_btf_mod_cmp);
+	return bs;
+}
+
+static struct dc_btf_mod *
+dc_btf_mod_byname(struct dc_btf_mods *bs, const char *name)
+{
+	struct dc_btf_mod key;
+
+	memset(&key, 0, sizeof (key));
+	key.bm_name = (char *)name;
+	return bsearch(&key, bs->bs_mods, bs->bs_n, sizeof (key),
+	    dc_btf_mod_cmp);
+}
+
+/* Parse module "m"'s file on vmlinux.  0, or -1 (left out). */
+static int
+dc_btf_mod_read(struct dc_ctx *cx, struct dc_btf_mods *bs,
+    struct dc_btf_mod *m)
+{
+	char path[512];
+
+	if (m->bm_split != NULL || m->bm_end != 0)
+		return 0;
+	if (m->bm_bad)
+		return -1;
+	snprintf(path, sizeof (path), "%s/%s", bs->bs_dir, m->bm_name);
+	m->bm_split = btf__parse_split(path, dc_btf_vmlinux(cx));
+	m->bm_bad = m->bm_split == NULL;
+	return m->bm_bad ? -1 : 0;
+}
+
+/* Type id "id" of a module split, moved into the merged BTF. */
+static uint32_t
+dc_btf_remap1(uint32_t id, uint32_t nbase, uint32_t first)
+{
+	return id < nbase ? id : id - nbase + first;
+}
+
+/* The type references of "t" (copied from a split) moved to "first". */
+static void
+dc_btf_remap(struct btf_type *t, uint32_t nbase, uint32_t first)
+{
+	struct btf_member *m;
+	struct btf_param *pa;
+	struct btf_var_secinfo *vs;
+	struct btf_array *a;
+	uint16_t i, vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+	case BTF_KIND_TYPE_TAG:
+		t->type = dc_btf_remap1(t->type, nbase, first);
+		break;
+	case BTF_KIND_ARRAY:
+		a = btf_array(t);
+		a->type = dc_btf_remap1(a->type, nbase, first);
+		a->index_type = dc_btf_remap1(a->index_type, nbase, first);
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0, m = btf_members(t); i < vlen; i++, m++)
+			m->type = dc_btf_remap1(m->type, nbase, first);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		t->type = dc_btf_remap1(t->type, nbase, first);
+		for (i = 0, pa = btf_params(t); i < vlen; i++, pa++)
+			pa->type = dc_btf_remap1(pa->type, nbase, first);
+		break;
+	case BTF_KIND_DATASEC:
+		for (i = 0, vs = btf_var_secinfos(t); i < vlen; i++, vs++)
+			vs->type = dc_btf_remap1(vs->type, nbase, first);
+		break;
+	default:		/* INT, ENUM, ENUM64, FWD, FLOAT: no ids */
+		break;
+	}
+}
+
+/* Append module "m" to the compilation's BTF (see above). */
+static void
+dc_btf_mod_merge(struct dc_ctx *cx, struct dc_btf_mods *bs,
+    struct dc_btf_mod *m)
+{
+	struct btf *vml = dc_btf_vmlinux(cx), *merged;
+	uint32_t nbase = btf__type_cnt(vml), n, i, first;
+	const struct btf_type *t;
+	int id;
+
+	if (m->bm_end != 0)
+		return;
+	if (cx->cx_btf_base == NULL) {
+		merged = btf__new_empty_split(vml);
+		if (merged == NULL)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_BTF_LOAD", "cannot combine module BTF %s/%s with the kernel's: %s", bs->bs_dir, m->bm_name, strerror(errno));
+		cx->cx_btf_base = vml;
+		cx->cx_btf = merged;
+	}
+	first = btf__type_cnt(cx->cx_btf);
+	n = btf__type_cnt(m->bm_split);
+	for (i = nbase; i < n; i++) {
+		t = btf__type_by_id(m->bm_split, i);
+		id = t != NULL ? btf__add_type(cx->cx_btf, m->bm_split, t) : -1;
+		if (id < 0)
+			dc_error(cx, cx->cx_tok.tk_line, cx->cx_tok.tk_col, "D_BTF_LOAD", "cannot combine module BTF %s/%s with the kernel's: type %u of %u: %s", bs->bs_dir, m->bm_name, i, n - 1, strerror(id < 0 ? -id : EINVAL));
+		/* the copy is ours: cx_btf owns its types once written to */
+		dc_btf_remap((struct btf_type *)btf__type_by_id(cx->cx_btf,
+		    (uint32_t)id), nbase, first);
+	}
+	m->bm_first = first;
+	m->bm_end = btf__type_cnt(cx->cx_btf);
+	btf__free(m->bm_split);
+	m->bm_split = NULL;
+}
+
+/* "name" of "kind" among ids [from, to) of "btf", or 0. */
+static uint32_t
+dc_btf_scan(const struct btf *btf, uint32_t from, uint32_t to,
+    const char *name, int kind)
+{
+	const struct btf_type *t;
+	const char *nm;
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		t = btf__type_by_id(btf, i);
+		if (t == NULL || btf_kind(t) != kind)
+			continue;
+		nm = btf__name_by_offset(btf, t->name_off);
+		if (nm != NULL && strcmp(nm, name) == 0)
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * "name" of "kind" defined by module "m" itself (not by vmlinux under
+ * it): its id in cx_btf, the module merged first; 0 when m lacks it.
+ */
+static uint32_t
+dc_btf_mod_find(struct dc_ctx *cx, struct dc_btf_mods *bs,
+    struct dc_btf_mod *m, const char *name, int kind)
+{
+	uint32_t nbase, id;
+
+	if (m->bm_end != 0)
+		return dc_btf_scan(cx->cx_btf, m->bm_first, m->bm_end, name,
+		    kind);
+	if (dc_btf_mod_read(cx, bs, m) != 0)
+		return 0;
+	nbase = btf__type_cnt(dc_btf_vmlinux(cx));
+	id = dc_btf_scan(m->bm_split, nbase, btf__type_cnt(m->bm_split),
+	    name, kind);
+	if (id == 0)
+		return 0;
+	dc_btf_mod_merge(cx, bs, m);
+	return id - nbase + m->bm_first;
+}
+
+/* Is "scope" a module's name (not vmlinux, kernel, or dtrace's D or C)? */
+static int
+dc_btf_ismodscope(const char *scope)
+{
+	return scope != NULL && *scope != '\0' && !dc_btf_isglob(scope) &&
+	    strcmp(scope, "vmlinux") != 0 && strcmp(scope, "kernel") != 0 &&
+	    strcmp(scope, "D") != 0 && strcmp(scope, "C") != 0;
+}
+
+/*
+ * Look "name" of "kind" up for the compilation: in module "scope" first
+ * (when one of that name has BTF), then vmlinux and the merged modules,
+ * then (when "mods") the other modules.  Its id in cx_btf, or 0.
+ */
+static uint32_t
+dc_btf_lookup(struct dc_ctx *cx, const char *scope, const char *name,
+    int kind, int mods)
+{
+	struct dc_btf_mods *bs = NULL;
+	struct dc_btf_mod *m;
+	uint32_t i, id;
+	int r;
+
+	if (dc_btf_ismodscope(scope) && (bs = dc_btf_mods(cx)) != NULL &&
+	    (m = dc_btf_mod_byname(bs, scope)) != NULL &&
+	    (id = dc_btf_mod_find(cx, bs, m, name, kind)) != 0)
+		return id;
+	r = btf__find_by_name_kind(cx->cx_btf, name, kind);
+	if (r > 0)
+		return (uint32_t)r;
+	if (!mods || (bs == NULL && (bs = dc_btf_mods(cx)) == NULL))
+		return 0;
+	for (i = 0; i < bs->bs_n; i++) {
+		m = &bs->bs_mods[i];
+		if (m->bm_end == 0 && (id = dc_btf_mod_find(cx, bs, m, name,
+		    kind)) != 0)
+			return id;
+	}
+	return 0;
+}
+
+/* The compiler's lookups for dc_btf_probe_args(): the probe's module. */
+struct dc_btf_cxq {
+	struct dc_ctx	*cq_cx;
+	const char	*cq_scope;
+};
+
+static uint32_t
+dc_btf_cx_find(void *arg, const char *name, int kind, struct btf **btfp)
+{
+	struct dc_btf_cxq *q = arg;
+	int mods = kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION ||
+	    kind == BTF_KIND_ENUM || kind == BTF_KIND_ENUM64 ||
+	    (kind == BTF_KIND_FUNC &&
+	    strncmp(name, "__do_sys_", strlen("__do_sys_")) != 0) ||
+	    (kind == BTF_KIND_TYPEDEF &&
+	    strncmp(name, "btf_trace_", strlen("btf_trace_")) == 0);
+	uint32_t id = dc_btf_lookup(q->cq_cx, q->cq_scope, name, kind, mods);
+
+	*btfp = q->cq_cx->cx_btf;	/* after a merge: the merged BTF */
+	return id;
+}
+
+void
+dc_btf_free(struct dc_ctx *cx)
+{
+	struct dc_btf_mods *bs = cx->cx_btfmods;
+	uint32_t i;
+
+	if (bs != NULL) {
+		for (i = 0; i < bs->bs_n; i++) {
+			if (bs->bs_mods[i].bm_split != NULL)
+				btf__free(bs->bs_mods[i].bm_split);
+			free(bs->bs_mods[i].bm_name);
+		}
+		free(bs->bs_mods);
+		free(bs);
+	}
+	cx->cx_btfmods = NULL;
+	if (cx->cx_btf != NULL)
+		btf__free(cx->cx_btf);
+	cx->cx_btf = NULL;
+	if (cx->cx_btf_base != NULL)	/* after the split BTF on it */
+		btf__free(cx->cx_btf_base);
+	cx->cx_btf_base = NULL;
+}
 
 /* The clause's one probe description, or NULL. */
 static const struct dc_pdesc *
@@ -617,10 +1019,13 @@ dc_btf_fbt_arg(struct dc_ctx *cx, const struct dc_node *n, uint64_t i,
 	const struct dc_btf_at *at;
 	const struct btf_type *pt;
 	struct dc_btf_args ba;
+	struct dc_btf_cxq q;
 
 	if (pd == NULL || dc_btf_struct_id(cx, "task_struct") == 0)
 		return 0;
-	if (!dc_btf_probe_args(dc_btf_cx_find, cx, pd->pd_prov, pd->pd_func,
+	q.cq_cx = cx;
+	q.cq_scope = pd->pd_mod;
+	if (!dc_btf_probe_args(dc_btf_cx_find, &q, pd->pd_prov, pd->pd_func,
 	    pd->pd_name, &ba))
 		return 0;
 	if (i >= (uint64_t)ba.ba_n)
@@ -643,58 +1048,6 @@ dc_btf_fbt_arg(struct dc_ctx *cx, const struct dc_node *n, uint64_t i,
 		return 0;
 	dc_btf_dtype(cx, n, at->at_id, ty);
 	return 1;
-}
-
-/*
- * A module's split BTF holding "name" (a btf_trace_ typedef the core
- * kernel lacks): becomes cx_btf, on top of the vmlinux BTF it was
- * (kept in cx_btf_base; ids of vmlinux types are the same in both).
- * Only for the running kernel's BTF, and one module per compilation:
- * a second module's tracepoints stay untyped.
- */
-static int
-dc_btf_cx_module(struct dc_ctx *cx, const char *name, int kind)
-{
-	char path[512];
-	struct dirent *de;
-	struct btf *split;
-	DIR *d;
-	int id = 0;
-
-	if (cx->cx_btf_base != NULL || strcmp(dc_btf_path(cx),
-	    DC_BTF_SYSFS) != 0 || (d = opendir(DC_BTF_SYSDIR)) == NULL)
-		return 0;
-	while (id <= 0 && (de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.' || strcmp(de->d_name, "vmlinux") == 0)
-			continue;
-		snprintf(path, sizeof (path), "%s/%s", DC_BTF_SYSDIR,
-		    de->d_name);
-		split = btf__parse_split(path, cx->cx_btf);
-		if (split == NULL)
-			continue;
-		id = btf__find_by_name_kind(split, name, kind);
-		if (id > 0) {
-			cx->cx_btf_base = cx->cx_btf;
-			cx->cx_btf = split;
-		} else {
-			btf__free(split);
-		}
-	}
-	closedir(d);
-	return id;
-}
-
-static uint32_t
-dc_btf_cx_find(void *arg, const char *name, int kind, struct btf **btfp)
-{
-	struct dc_ctx *cx = arg;
-	int id = btf__find_by_name_kind(cx->cx_btf, name, kind);
-
-	if (id <= 0 && kind == BTF_KIND_TYPEDEF &&
-	    strncmp(name, "btf_trace_", strlen("btf_trace_")) == 0)
-		id = dc_btf_cx_module(cx, name, kind);
-	*btfp = cx->cx_btf;
-	return id > 0 ? (uint32_t)id : 0;
 }
 
 /* ---- kdt -l -v: argument types of listed probes ---- */
@@ -804,10 +1157,15 @@ dc_btf_ix_find(const struct dc_btf_ix *bx, const char *name, int kind)
 	return hit != NULL ? hit->bn_id : 0;
 }
 
-/* Every loaded module's split BTF, indexed; modules that fail are left. */
+/*
+ * Every loaded module's split BTF, indexed; modules that fail are left.
+ * The directory as the compiler's: $KDT_BTF_MODDIR, else /sys/kernel/btf
+ * for the running kernel's BTF.
+ */
 static void
 dc_btf_ix_mods(struct dc_argtypes *a)
 {
+	const char *dir = getenv("KDT_BTF_MODDIR");
 	char path[512];
 	struct dc_btf_ix *nm;
 	struct dirent *de;
@@ -815,13 +1173,14 @@ dc_btf_ix_mods(struct dc_argtypes *a)
 	DIR *d;
 
 	a->at_scanned = 1;
-	if (!a->at_sysfs || (d = opendir(DC_BTF_SYSDIR)) == NULL)
+	if (dir == NULL || *dir == '\0')
+		dir = a->at_sysfs ? DC_BTF_SYSDIR : NULL;
+	if (dir == NULL || (d = opendir(dir)) == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.' || strcmp(de->d_name, "vmlinux") == 0)
 			continue;
-		snprintf(path, sizeof (path), "%s/%s", DC_BTF_SYSDIR,
-		    de->d_name);
+		snprintf(path, sizeof (path), "%s/%s", dir, de->d_name);
 		split = btf__parse_split(path, a->at_core.bx_btf);
 		if (split == NULL)
 			continue;
@@ -850,8 +1209,11 @@ dc_btf_list_find(void *arg, const char *name, int kind, struct btf **btfp)
 	*btfp = a->at_core.bx_btf;
 	if ((id = dc_btf_ix_find(&a->at_core, name, kind)) != 0)
 		return id;
-	if (kind != BTF_KIND_TYPEDEF ||
-	    strncmp(name, "btf_trace_", strlen("btf_trace_")) != 0)
+	/* modules: tracepoints' typedefs and (fbt) functions */
+	if (!(kind == BTF_KIND_TYPEDEF &&
+	    strncmp(name, "btf_trace_", strlen("btf_trace_")) == 0) &&
+	    !(kind == BTF_KIND_FUNC &&
+	    strncmp(name, "__do_sys_", strlen("__do_sys_")) != 0))
 		return 0;
 	if (!a->at_scanned)
 		dc_btf_ix_mods(a);
@@ -967,6 +1329,9 @@ dc_btf_struct_id(struct dc_ctx *cx, const char *name)
 		if (cx->cx_btf == NULL)
 			return 0;
 	}
+	if (dc_btf_ismodscope(cx->cx_btfscope))	/* struct mod`name */
+		return dc_btf_lookup(cx, cx->cx_btfscope, name,
+		    BTF_KIND_STRUCT, 0);
 	id = btf__find_by_name_kind(cx->cx_btf, name, BTF_KIND_STRUCT);
 	return id > 0 ? (uint32_t)id : 0;
 }

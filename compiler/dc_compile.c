@@ -87,12 +87,7 @@ dc_ctx_free(struct dc_ctx *cx)
 		free(ch);
 	}
 	cx->cx_arena = NULL;
-	if (cx->cx_btf != NULL)
-		btf__free(cx->cx_btf);
-	cx->cx_btf = NULL;
-	if (cx->cx_btf_base != NULL)	/* after the split BTF on it */
-		btf__free(cx->cx_btf_base);
-	cx->cx_btf_base = NULL;
+	dc_btf_free(cx);
 }
 
 static void

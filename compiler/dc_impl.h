@@ -135,6 +135,7 @@ struct dc_agg {
 	uint64_t	ag_arg;		/* encoded parameters */
 	int		ag_nkeys;
 	struct dc_type	ag_keys[DC_MAXKEYS];
+	uint8_t		ag_keycls[DC_MAXKEYS];	/* dc_agg_key_class() */
 	int		ag_line;	/* first use */
 	struct dc_agg	*ag_next;
 };
@@ -293,8 +294,10 @@ struct dc_ctx {
 	jmp_buf		cx_jmp;
 	struct dc_chunk	*cx_arena;
 	struct btf	*cx_btf;
-	struct btf	*cx_btf_base;	/* cx_btf is a module's split BTF
+	struct btf	*cx_btf_base;	/* cx_btf is modules' BTF merged
 					   on this vmlinux BTF (dc_btf.c) */
+	struct dc_btf_mods *cx_btfmods;	/* modules' BTF files (dc_btf.c) */
+	const char	*cx_btfscope;	/* struct MOD`name being looked up */
 	struct dc_clause *cx_clauses;
 	struct dc_clause **cx_tail;
 	uint64_t	cx_optv[DTRACEOPT_MAX];
@@ -408,8 +411,12 @@ int dc_subr_known(const char *name);
 int dc_subr_destructive(const char *name);
 int dc_const(const struct dc_node *n, int64_t *v);
 
+/* dc_ptype.c: print()'s type layout (common/dof_ptype.h) */
+const char *dc_ptype_layout(struct dc_ctx *cx, const struct dc_type *ty,
+    int line, int col, uint32_t *recsize);
 /* dc_btf.c */
 void dc_btf_load(struct dc_ctx *cx, int line, int col);
+void dc_btf_free(struct dc_ctx *cx);
 void dc_btf_member(struct dc_ctx *cx, struct dc_node *n);
 uint32_t dc_btf_struct_id(struct dc_ctx *cx, const char *name);
 /* args[i] typed from BTF: fbt, sdt and syscall probes (see dc_btf.c) */

@@ -335,8 +335,8 @@ dc_opt_name(size_t i, int *takes_value)
 {
 	static const struct { const char *n; int v; } own[] = {
 	    { "regionsize", 1 }, { "regionaddr", 1 }, { "engine", 1 },
-	    { "region", 0 }, { "errtags", 0 }, { "defaultargs", 0 },
-	    { "zdefs", 0 }, { "noerror", 0 } };
+	    { "encoding", 1 }, { "region", 0 }, { "errtags", 0 },
+	    { "defaultargs", 0 }, { "zdefs", 0 }, { "noerror", 0 } };
 	size_t n = sizeof (dc_optdefs) / sizeof (dc_optdefs[0]);
 
 	if (i < n) {

@@ -276,24 +276,28 @@ ps_int_keywords(struct dc_ctx *cx, struct dc_type *ty)
 static void
 ps_type_sou(struct dc_ctx *cx, struct dc_type *ty, int line, int col)
 {
-	const char *kw = cx->cx_tok.tk_text, *name;
+	const char *kw = cx->cx_tok.tk_text, *name, *scope = NULL;
 
 	dc_next(cx);
 	if (TOK(cx) == DT_LBRACE) {
 		dc_decl_sou(cx, kw, "", ty, line, col);	/* anonymous */
 		return;
 	}
-	/* "struct D`s", "struct vmlinux`task_struct": the module is not
-	 * needed to find the name (D's own types come first) */
-	if (TOK(cx) == DT_IDENT && ps_peek(cx) == '`')
+	/* "struct D`s", "struct vmlinux`task_struct" (D's own types come
+	 * first), "struct ext4`ext4_sb_info": that module's kernel type */
+	if (TOK(cx) == DT_IDENT && ps_peek(cx) == '`') {
+		scope = cx->cx_tok.tk_text;
 		dc_next(cx);
+	}
 	if (TOK(cx) == DT_BQUOTE)
 		dc_next(cx);
 	if (TOK(cx) != DT_IDENT)
 		ps_syntax(cx);
 	name = cx->cx_tok.tk_text;
 	dc_next(cx);
+	cx->cx_btfscope = scope;
 	dc_decl_sou(cx, kw, name, ty, line, col);
+	cx->cx_btfscope = NULL;
 }
 
 static void
@@ -1500,7 +1504,7 @@ ps_predicate_finish(struct dc_ctx *cx, struct dc_clause *cl,
  * D_IDENT_UNDEF or D_VAR_UNDEF, and then, as dtrace retries, the
  * predicate is typed first and the actions are parsed again from a
  * snapshot of the compiler taken before them (only the arena and the BTF
- * handle, which hold what was allocated meanwhile, are kept).
+ * handles, which hold what was allocated meanwhile, are kept).
  */
 static void
 ps_body_pred(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *pred)
@@ -1508,7 +1512,8 @@ ps_body_pred(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *pred)
 	struct dc_ctx *snap = dc_alloc(cx, sizeof (*snap));
 	struct dc_out *osnap = dc_alloc(cx, sizeof (*osnap));
 	struct dc_chunk *arena;
-	struct btf *btf;
+	struct btf *btf, *btfbase;
+	struct dc_btf_mods *btfmods;
 	const char *tag;
 	jmp_buf outer;
 
@@ -1528,10 +1533,14 @@ ps_body_pred(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *pred)
 		longjmp(cx->cx_jmp, 1);
 	arena = cx->cx_arena;
 	btf = cx->cx_btf;
+	btfbase = cx->cx_btf_base;
+	btfmods = cx->cx_btfmods;
 	*cx = *snap;
 	*cx->cx_out = *osnap;
 	cx->cx_arena = arena;
 	cx->cx_btf = btf;
+	cx->cx_btf_base = btfbase;
+	cx->cx_btfmods = btfmods;
 	cl->cl_acts = NULL;
 	cl->cl_nacts = 0;
 	cl->cl_state = 0;

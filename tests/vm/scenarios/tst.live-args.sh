@@ -24,6 +24,12 @@
 #               BTF (/sys/kernel/btf/kyber_iosched)
 #   mod_after   args[7] is now out of range (D_ARGS_IDX, 7 arguments)
 #   mod_typed   stringof(args[1]) (const char *domain) compiles
+#   list_wdog   watchdog loaded too: sdt:watchdog::watchdog_start's
+#               types (struct watchdog_device * is watchdog's own type)
+#   mod_two     one program typing both modules: kyber_latency's args,
+#               watchdog_start's args[0]->id, fbt
+#               watchdog:watchdog_register_device's args[0]->timeout
+#               and sizeof (struct watchdog`watchdog_device)
 #
 # Listings (IDs masked) and the firings equal tst.live-args.out.
 #
@@ -33,7 +39,7 @@ kv_need_all
 work=$(mktemp -d "$KV_TOP/build/vm-args.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-"$KV_VM" --add-kdt --modules kyber-iosched --timeout 240 \
+"$KV_VM" --add-kdt --modules kyber-iosched,watchdog --timeout 240 \
     --add "$(dirname "$0")/tst.live-args.run:/args.sh" \
     --run 'sh /args.sh' --guest-out "$work/results.tgz" \
     --serial-log "$work/serial.log" --workdir "$work/vm" \
@@ -43,7 +49,7 @@ mkdir -p "$r"
 tar -xzf "$work/results.tgz" -C "$r" || kv_fail "no results"
 
 for n in mod_before list_exec list_sys list_fbt exec open list_kyber \
-    mod_typed; do
+    mod_typed list_wdog mod_two; do
 	kv_live_rc "$r" "$n" 0
 done
 kv_live_rc "$r" mod_after 1
@@ -54,7 +60,7 @@ grep -qx kyber_iosched "$r/btf.ls" ||
 echo "--- sys_enter_openat/format:"
 cat "$r/openat.format"
 {
-	for n in list_exec list_sys list_fbt list_kyber; do
+	for n in list_exec list_sys list_fbt list_kyber list_wdog; do
 		echo "== $n"
 		sed -E '2,$s/^ *[0-9]+ /    N /' "$r/$n.out"
 	done
