@@ -180,7 +180,11 @@ struct dof_probedesc {
 	uint32_t	dofp_id;	/* 0: match by name */
 };
 
-/* ACTDESC entry. */
+/*
+ * ACTDESC entry.  A DIFEXPR naming a STRTAB is print(): the string is the
+ * value's type name, or ("@...") the type layout of dof_ptype.h for a
+ * struct, union, enum or array.
+ */
 struct dof_actdesc {
 	uint32_t	dofa_difo;	/* DIFOHDR index or NONE */
 	uint32_t	dofa_strtab;	/* STRTAB index (printf-like) or NONE */

@@ -31,6 +31,7 @@
 #include "dif.h"
 #include "dif_vm.h"
 #include "agg.h"
+#include "dof_ptype.h"
 
 /* Largest data one action may record, and one ECB in total. */
 #define DOF_MAX_RECSIZE		(64u << 10)
@@ -701,6 +702,7 @@ dof_act_layout(struct dof_ld *dl, struct dof_lecb *le, uint64_t from)
 	struct dof_laction *la;
 	uint64_t off = 0, size;
 	uint32_t i, align;
+	int rc;
 
 	for (i = 0; i < le->le_nacts; i++) {
 		la = &le->le_acts[i];
@@ -721,6 +723,10 @@ dof_act_layout(struct dof_ld *dl, struct dof_lecb *le, uint64_t from)
 		    la->la_difo->do_rtype.dtdt_kind == DIF_TYPE_STRING &&
 		    (dof_actkind(la->la_kind)->ak_sz == DOF_SZ_TYPE ||
 		    dof_actkind(la->la_kind)->ak_sz == DOF_SZ_LIBACT);
+		if (la->la_kind == DTRACEACT_DIFEXPR && la->la_fmt != NULL &&
+		    la->la_fmt[0] == '@' && (rc = dof_pt_check(la->la_fmt,
+		    strlen(la->la_fmt), size, from, dl->dl_err)) != 0)
+			return rc;	/* rule A5 */
 		off += size;
 		if (off > DOF_MAX_ECBSIZE)
 			return kdt_err_set(dl->dl_err, EINVAL, "DOF_REC", from,
@@ -1145,6 +1151,10 @@ dof_load_body(struct dof_ld *dl)
  *  A4  The action has a DIF object, except stack, ustack, jstack, stop,
  *      raise, breakpoint, panic, chill and count, for which it is
  *      optional.  [DOF_ACT]
+ *  A5  A DIFEXPR whose format starts with "@" is print() of a struct,
+ *      union, enum or array: the format is a type layout that passes
+ *      dof_pt_check() (dof_ptype.h; its rules P1-P6) against the
+ *      action's record size.  [DOF_PTYPE]
  * Aggregations (agg.h; each aggregating action, in ECB and action order)
  *  G1  ntuple is 1..(number of preceding actions); the tuple's actions
  *      belong to no other aggregation.  [DOF_AGGVAR]

@@ -23,33 +23,9 @@
  *	dc_lib.c      the D library compiled before every program
  *	              (psinfo_t, lwpsinfo_t, curpsinfo, curlwpsinfo)
  *
- * print() layout strings.  print() of a scalar or string carries the type's
- * name as its DIFEXPR action's format.  print() of a struct, union, enum or
- * array defined in D carries "@" followed by a layout T, which the
- * consumer (consumer/kc_print.c) walks over the recorded bytes:
- *
- *	T    := NAME KIND                       NAME: the type as printed
- *	KIND := "i" NUM ("s" | "u" | "c")       integer of NUM bytes: signed,
- *	                                        unsigned, or a char type
- *	      | "e" NUM NUM (NUM NAME)*         D enum of NUM (4) bytes and
- *	                                        NUM enumerators: each value
- *	                                        (as a uint32) and name; the
- *	                                        value prints by name
- *	      | "p"                             pointer (8 bytes)
- *	      | "z" NUM                         D string member of NUM bytes
- *	      | "a" NUM T                       NUM elements of type T
- *	      | "s" NUM NUM (MEMBER)*           struct/union of NUM bytes and
- *	                                        NUM members
- *	MEMBER := NUM NUM NUM NAME T            byte offset, bit offset in
- *	                                        the unit at that offset, bit
- *	                                        width (0: not a bitfield),
- *	                                        name, type
- *	NUM  := decimal digits ","
- *	NAME := NUM bytes                       length, then the bytes
- *
- * e.g. "@5,foo_ts8,2,0,0,0,1,a3,inti4,s4,0,0,1,b3,inti4,s" for
- * "typedef struct foo { int a; int b; } foo_t".  Nesting is at most 16
- * levels; a consumer treats anything else as a plain trace() record.
+ * print() of a scalar or string carries the type's name as its DIFEXPR
+ * action's format; print() of a struct, union, enum or array carries the
+ * type layout of common/dof_ptype.h (written by dc_ptype.c).
  *
  * A failed compilation produces exactly one diagnostic, formatted
  * "file:line:col: [D_TAG] message"; the tag is stable and tests key on it.

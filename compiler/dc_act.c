@@ -7,7 +7,9 @@
  *	trace(e)              DIFEXPR returning e
  *	print(e)              DIFEXPR returning e, its format the type name
  *	                      as written (reference 1.6); the consumer
- *	                      prints "<type> <value>"
+ *	                      prints "<type> <value>"; for a struct, union,
+ *	                      enum or array the format is its type layout
+ *	                      (common/dof_ptype.h, made by dc_ptype.c)
  *	printf/system/freopen one printf-like action per argument
  *	printa([fmt,] @a...)  PRINTA per aggregation, object = variable id
  *	tracemem(a, n [, d])  [TRACEMEM_DYNSIZE d] TRACEMEM a, arg n
@@ -252,191 +254,33 @@ dc_a_trace(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 	    -1), 0);
 }
 
-/*
- * print() of a struct, union or array defined in D: the DIFEXPR records
- * the bytes (by reference) and carries the layout string of dc.h, which
- * the consumer walks to print dtrace's nested form.
- */
-struct dc_playout {
-	char	*pl_buf;
-	size_t	pl_len;
-	size_t	pl_cap;
-};
-
-#define DC_PLAYOUT_MAX	(64u << 10)	/* layout string bytes */
-#define DC_PLAYOUT_DEPTH 16		/* nesting, as the consumer allows */
-
-static void
-dc_pl_put(struct dc_ctx *cx, struct dc_playout *pl, const char *s,
-    size_t n, int line, int col)
-{
-	char *nb;
-
-	if (pl->pl_len + n + 1 > DC_PLAYOUT_MAX)
-		dc_error(cx, line, col, "D_PRINT_TYPE", "print( ): the type's layout description exceeds the limit of %u bytes", DC_PLAYOUT_MAX);
-	if (pl->pl_len + n + 1 > pl->pl_cap) {
-		pl->pl_cap = (pl->pl_len + n + 1) * 2;
-		nb = dc_alloc(cx, pl->pl_cap);
-		if (pl->pl_len > 0)	/* pl_buf is NULL at first */
-			memcpy(nb, pl->pl_buf, pl->pl_len);
-		pl->pl_buf = nb;
-	}
-	memcpy(pl->pl_buf + pl->pl_len, s, n);
-	pl->pl_len += n;
-	pl->pl_buf[pl->pl_len] = '\0';
-}
-
-static void
-dc_pl_num(struct dc_ctx *cx, struct dc_playout *pl, uint64_t v, int line,
-    int col)
-{
-	char b[24];
-
-	dc_pl_put(cx, pl, b, (size_t)snprintf(b, sizeof (b), "%llu,",
-	    (unsigned long long)v), line, col);
-}
-
-static void
-dc_pl_name(struct dc_ctx *cx, struct dc_playout *pl, const char *s,
-    int line, int col)
-{
-	size_t n = s != NULL ? strlen(s) : 0;
-
-	dc_pl_num(cx, pl, n, line, col);
-	dc_pl_put(cx, pl, s != NULL ? s : "", n, line, col);
-}
-
-static int
-dc_pl_ischar(const struct dc_type *ty)
-{
-	return ty->ty_size == 1 && ty->ty_name != NULL &&
-	    (strcmp(ty->ty_name, "char") == 0 ||
-	    strcmp(ty->ty_name, "signed char") == 0 ||
-	    strcmp(ty->ty_name, "int8_t") == 0);
-}
-
-static void dc_pl_sou(struct dc_ctx *cx, struct dc_playout *pl,
-    const struct dc_sou *so, uint32_t size, int depth, int line, int col);
-
-/* A D enum: "e" 4, its enumerator count, each value (as uint32) and name. */
-static void
-dc_pl_enum(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_enum *en,
-    int line, int col)
-{
-	int i;
-
-	dc_pl_put(cx, pl, "e", 1, line, col);
-	dc_pl_num(cx, pl, 4, line, col);
-	dc_pl_num(cx, pl, (uint64_t)en->en_n, line, col);
-	for (i = 0; i < en->en_n; i++) {
-		dc_pl_num(cx, pl, (uint32_t)en->en_vals[i], line, col);
-		dc_pl_name(cx, pl, en->en_names[i], line, col);
-	}
-}
-
-/* One type: its name, then its kind (dc.h). */
-static void
-dc_pl_type(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_type *ty,
-    const char *name, int depth, int line, int col)
-{
-	struct dc_type el;
-	char *nm;
-	size_t len;
-
-	if (depth > DC_PLAYOUT_DEPTH)
-		dc_error(cx, line, col, "D_PRINT_TYPE", "print( ): the type nests more than %d levels", DC_PLAYOUT_DEPTH);
-	if (ty->ty_kind == DC_ARRAY && name == NULL) {
-		len = strlen(ty->ty_elname != NULL ? ty->ty_elname :
-		    "integer") + 16;
-		nm = dc_alloc(cx, len);
-		snprintf(nm, len, "%s [%u]", ty->ty_elname != NULL ?
-		    ty->ty_elname : "integer", ty->ty_nelems);
-		name = nm;
-	}
-	dc_pl_name(cx, pl, name != NULL ? name : ty->ty_name, line, col);
-	switch (ty->ty_kind) {
-	case DC_INT:
-		if (ty->ty_enum != NULL && ty->ty_size == 4 &&
-		    ty->ty_bits == 0) {
-			dc_pl_enum(cx, pl, ty->ty_enum, line, col);
-			return;
-		}
-		dc_pl_put(cx, pl, "i", 1, line, col);
-		dc_pl_num(cx, pl, ty->ty_size, line, col);
-		dc_pl_put(cx, pl, dc_pl_ischar(ty) ? "c" : ty->ty_signed ?
-		    "s" : "u", 1, line, col);
-		return;
-	case DC_PTR:
-		dc_pl_put(cx, pl, "p", 1, line, col);
-		return;
-	case DC_STRING:
-		dc_pl_put(cx, pl, "z", 1, line, col);
-		dc_pl_num(cx, pl, dc_strsize(cx), line, col);
-		return;
-	case DC_ARRAY:
-		dc_pl_put(cx, pl, "a", 1, line, col);
-		dc_pl_num(cx, pl, ty->ty_nelems, line, col);
-		if (ty->ty_elsou != NULL) {
-			dc_pl_name(cx, pl, ty->ty_elname, line, col);
-			dc_pl_sou(cx, pl, ty->ty_elsou, ty->ty_elsize,
-			    depth + 1, line, col);
-			return;
-		}
-		dc_type_int(&el, ty->ty_elsize, ty->ty_elsigned);
-		if (ty->ty_elname != NULL)
-			el.ty_name = ty->ty_elname;
-		dc_pl_type(cx, pl, &el, NULL, depth + 1, line, col);
-		return;
-	case DC_STRUCT:
-		if (ty->ty_sou != NULL) {
-			dc_pl_sou(cx, pl, ty->ty_sou, ty->ty_size, depth,
-			    line, col);
-			return;
-		}
-		/* FALLTHROUGH */
-	default:
-		dc_error(cx, line, col, "D_PRINT_TYPE", "print( ) cannot print %s: only scalars, strings and structs, unions and arrays defined in D are printed", ty->ty_name != NULL ? ty->ty_name : "this type");
-	}
-}
-
-static void
-dc_pl_sou(struct dc_ctx *cx, struct dc_playout *pl, const struct dc_sou *so,
-    uint32_t size, int depth, int line, int col)
-{
-	const struct dc_member *m;
-	int i;
-
-	dc_pl_put(cx, pl, "s", 1, line, col);
-	dc_pl_num(cx, pl, size, line, col);
-	dc_pl_num(cx, pl, (uint64_t)so->so_nmems, line, col);
-	for (i = 0; i < so->so_nmems; i++) {
-		m = &so->so_mems[i];
-		dc_pl_num(cx, pl, m->me_off, line, col);
-		dc_pl_num(cx, pl, m->me_bitoff, line, col);
-		dc_pl_num(cx, pl, m->me_type.ty_bits, line, col);
-		dc_pl_name(cx, pl, m->me_name, line, col);
-		dc_pl_type(cx, pl, &m->me_type, NULL, depth + 1, line, col);
-	}
-}
-
 static void
 dc_a_print(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 {
-	struct dc_playout pl;
+	struct dc_difo *df;
+	const char *layout;
+	uint32_t recsize;
 	struct dc_node *a;
 
 	dc_nargs(cx, call, 1, 1);
 	a = call->n_args[0];
+	if (a->n_kind == DN_AGG)
+		dc_error(cx, a->n_line, a->n_col, "D_PRINT_AGG", "print( ) may not be applied to an aggregation -- did you mean printa()?");
 	dc_type_expr(cx, a);
-	if ((a->n_type.ty_kind == DC_STRUCT && a->n_type.ty_sou != NULL) ||
-	    (a->n_type.ty_kind == DC_ARRAY && a->n_type.ty_nelems != 0) ||
+	if (a->n_type.ty_kind == DC_VOID)
+		dc_error(cx, a->n_line, a->n_col, "D_PRINT_VOID", "print( ) may not be applied to a void expression");
+	if ((a->n_type.ty_kind == DC_STRUCT && (a->n_type.ty_sou != NULL ||
+	    a->n_type.ty_btf != 0)) ||
+	    (a->n_type.ty_kind == DC_ARRAY && (a->n_type.ty_nelems != 0 ||
+	    a->n_type.ty_btf != 0)) ||
 	    (a->n_type.ty_kind == DC_INT && a->n_type.ty_enum != NULL &&
 	    a->n_type.ty_size == 4 && a->n_type.ty_bits == 0)) {
-		memset(&pl, 0, sizeof (pl));
-		dc_pl_put(cx, &pl, "@", 1, a->n_line, a->n_col);
-		dc_pl_type(cx, &pl, &a->n_type, NULL, 0, a->n_line, a->n_col);
-		dc_add_action(cx, cl, DTRACEACT_DIFEXPR, pl.pl_buf,
-		    dc_cg_object(cx, a, -1));
+		/* the object's bytes, at most DOF_PT_MAXREC (dc_ptype.c) */
+		layout = dc_ptype_layout(cx, &a->n_type, a->n_line, a->n_col,
+		    &recsize);
+		df = dc_cg_object(cx, a, -1);
+		df->df_rtype.dtdt_size = recsize;
+		dc_add_action(cx, cl, DTRACEACT_DIFEXPR, layout, df);
 		return;
 	}
 	a = dc_value_arg(cx, call, 0);
