@@ -12,7 +12,13 @@
  * principal buffer and which build an aggregation key.  Invariant: for a
  * given aggregation id every key has the same size and layout (each key
  * action's value at la_rec_off inside the key, natural alignment, size
- * rounded to 8) and every value has ag_datasize bytes.
+ * rounded to 8) and every value has ag_datasize bytes.  Aggregation ids
+ * of one variable share kind, parameters and value size, but their keys
+ * may differ in size where a key is a stack (@[stack()], @[ustack()],
+ * @[stack(5)] of one @variable; dof_load.c rule G5): so entries are
+ * hashed, found and sized by aggregation id (ag_keysize of that id),
+ * never by variable, and the consumer merges ids of one variable by key
+ * layout and bytes (consumer/kc_agg.c).
  *
  * Value words (all 64-bit, reference 3.2): count, sum, min, max: 1 word;
  * avg: count, sum; stddev: count, sum, sum of squares low, high (128-bit);

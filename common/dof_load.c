@@ -773,6 +773,7 @@ dof_agg_kdata_key(uint32_t kind)
 	switch (kind) {
 	case DTRACEACT_STACK:
 	case DTRACEACT_USTACK:
+	case DTRACEACT_JSTACK:
 	case DTRACEACT_SYM:
 	case DTRACEACT_MOD:
 	case DTRACEACT_USYM:
@@ -807,7 +808,7 @@ dof_agg_keys(struct dof_ld *dl, struct dof_lecb *le, uint64_t from,
 		    size > DOF_MAX_RECSIZE)
 			return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGKEY",
 			    from,
-			    "ACTDESC at offset 0x%llx: action %u (kind 0x%x), key of aggregation %u, must be an unclaimed DIFEXPR or stack/ustack/sym/mod/usym/umod/uaddr record of 1..%u bytes, has %llu",
+			    "ACTDESC at offset 0x%llx: action %u (kind 0x%x), key of aggregation %u, must be an unclaimed DIFEXPR or stack/ustack/jstack/sym/mod/usym/umod/uaddr record of 1..%u bytes, has %llu",
 			    (dof_ull)from, i, la->la_kind, ag->ag_id,
 			    DOF_MAX_RECSIZE, (dof_ull)size);
 		align = dof_rec_align(size);
@@ -891,21 +892,46 @@ dof_agg_one(struct dof_ld *dl, struct dof_lecb *le, uint32_t ecb,
 	return 0;
 }
 
-/* Rule G5: statements naming one @variable agree on its shape. */
+/* A stack-kind key: D's type "stack", whatever its depth (rule G5). */
+static int
+dof_agg_stack_key(const struct dof_laction *k)
+{
+	return k->la_kind == DTRACEACT_STACK ||
+	    k->la_kind == DTRACEACT_USTACK || k->la_kind == DTRACEACT_JSTACK;
+}
+
+/* Rule G5: may keys "a" and "b" of one variable differ as they do? */
+static int
+dof_agg_keys_alike(const struct dof_laction *a, const struct dof_laction *b)
+{
+	if (dof_agg_stack_key(a) || dof_agg_stack_key(b))
+		return dof_agg_stack_key(a) && dof_agg_stack_key(b);
+	return a->la_rec_size == b->la_rec_size &&
+	    a->la_rec_isstr == b->la_rec_isstr;
+}
+
+/*
+ * Rule G5: statements naming one @variable agree on its shape: kind,
+ * parameters, key count, and key by key the same size -- except stack
+ * keys: stack(), stack(n), ustack(), jstack() all have D's key type
+ * "stack", so one variable may be keyed by records of several depths
+ * (each aggregation id keeps its own key layout; the per-CPU buffer
+ * hashes by aggregation id and the consumer merges by key bytes, agg.h).
+ */
 static int
 dof_agg_match(struct dof_ld *dl, const struct dof_agg *ag, uint64_t from)
 {
 	const struct dof_enabling *den = dl->dl_den;
+	const struct dof_laction *a, *b;
 	const struct dof_agg *o;
-	uint32_t i;
+	uint32_t i, k;
 
 	for (i = 0; i + 1 < ag->ag_id; i++) {
 		o = &den->den_aggs[i];
 		if (o->ag_varid != ag->ag_varid)
 			continue;
 		if (o->ag_kind != ag->ag_kind || o->ag_arg != ag->ag_arg ||
-		    o->ag_nkeys != ag->ag_nkeys ||
-		    o->ag_keysize != ag->ag_keysize)
+		    o->ag_nkeys != ag->ag_nkeys)
 			return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGMATCH",
 			    from,
 			    "ACTDESC at offset 0x%llx: aggregation %u (variable %u, kind 0x%x, arg 0x%llx, %u keys, %u key bytes) differs from aggregation %u of the same variable (kind 0x%x, arg 0x%llx, %u keys, %u key bytes)",
@@ -913,6 +939,22 @@ dof_agg_match(struct dof_ld *dl, const struct dof_agg *ag, uint64_t from)
 			    ag->ag_kind, (dof_ull)ag->ag_arg, ag->ag_nkeys,
 			    ag->ag_keysize, o->ag_id, o->ag_kind,
 			    (dof_ull)o->ag_arg, o->ag_nkeys, o->ag_keysize);
+		for (k = 0; k < ag->ag_nkeys; k++) {
+			a = &den->den_ecbs[ag->ag_ecb].le_acts[ag->ag_firstkey +
+			    k];
+			b = &den->den_ecbs[o->ag_ecb].le_acts[o->ag_firstkey +
+			    k];
+			if (dof_agg_keys_alike(a, b))
+				continue;
+			return kdt_err_set(dl->dl_err, EINVAL, "DOF_AGGMATCH",
+			    from,
+			    "ACTDESC at offset 0x%llx: key %u of aggregation %u (variable %u; action kind 0x%x, %u bytes%s) differs from key %u of aggregation %u of the same variable (kind 0x%x, %u bytes%s); only stack keys may differ in size",
+			    (dof_ull)from, k + 1, ag->ag_id, ag->ag_varid,
+			    a->la_kind, a->la_rec_size,
+			    a->la_rec_isstr ? ", string" : "", k + 1,
+			    o->ag_id, b->la_kind, b->la_rec_size,
+			    b->la_rec_isstr ? ", string" : "");
+		}
 		return 0;
 	}
 	return 0;
@@ -1167,7 +1209,10 @@ dof_load_body(struct dof_ld *dl)
  *      up to 8.  [DOF_AGGKEY]
  *  G4  The parameters give a non-zero agg_data_size().  [DOF_AGGPARAM]
  *  G5  Aggregations of one variable agree on kind, parameters, key count
- *      and key size.  [DOF_AGGMATCH]
+ *      and, key by key, record size and stringness -- except that a
+ *      stack, ustack or jstack key matches any of those three, of any
+ *      depth (D's key type "stack"), so their key sizes may differ.
+ *      [DOF_AGGMATCH]
  *  G6  No variable id exceeds the number of actions of the enabling
  *      (dof_agg_varids).  [DOF_AGGVAR]
  *  Ids are 1.. in order; aggregation actions take no record space.

@@ -372,7 +372,9 @@ dc_a_printa(struct dc_ctx *cx, struct dc_clause *cl, struct dc_node *call)
 		else if (ag->ag_nkeys != first->ag_nkeys)
 			dc_error(cx, call->n_args[i]->n_line, call->n_args[i]->n_col, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s do not have matching key signatures: @%s has %d key%s, @%s has %d", first->ag_name, ag->ag_name, first->ag_name, first->ag_nkeys, first->ag_nkeys == 1 ? "" : "s", ag->ag_name, ag->ag_nkeys);
 		for (k = 0; first != ag && k < ag->ag_nkeys; k++)
-			if (!dc_type_compat(&first->ag_keys[k], &ag->ag_keys[k]))
+			if (first->ag_keycls[k] != ag->ag_keycls[k] ||
+			    !dc_type_compat(&first->ag_keys[k],
+			    &ag->ag_keys[k]))
 				dc_error(cx, call->n_args[i]->n_line, call->n_args[i]->n_col, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key #%d is incompatible with @%s: %s is not %s", ag->ag_name, k + 1, first->ag_name, ag->ag_keys[k].ty_name, first->ag_keys[k].ty_name);
 
 		dc_add_action(cx, cl, DTRACEACT_PRINTA, fmt,
@@ -723,6 +725,33 @@ dc_agg_param_match(struct dc_ctx *cx, const struct dc_node *rhs,
 	}
 }
 
+static const struct dc_actdef *dc_agg_key_action(const struct dc_node *k);
+
+/*
+ * D's type of an action key, as dtrace types them: 1 "stack" (stack(),
+ * ustack(), jstack(), of any depth), 2 "_symaddr" (sym(), func(), mod()),
+ * 3 "_usymaddr" (usym(), ufunc(), umod(), uaddr()); 0 for an expression.
+ * Keys of one class are compatible with each other and with nothing
+ * else: @[stack()] and @[ustack()] may key one aggregation (the loader
+ * lets stack keys differ in size), @[stack()] and @[1L] may not.
+ */
+static uint8_t
+dc_agg_key_class(const struct dc_node *k)
+{
+	const char *n;
+
+	if (dc_agg_key_action(k) == NULL)
+		return 0;
+	n = k->n_str;
+	if (strcmp(n, "stack") == 0 || strcmp(n, "ustack") == 0 ||
+	    strcmp(n, "jstack") == 0)
+		return 1;
+	if (strcmp(n, "sym") == 0 || strcmp(n, "func") == 0 ||
+	    strcmp(n, "mod") == 0)
+		return 2;
+	return 3;
+}
+
 /* Record or check the aggregation's function and key signature. */
 static void
 dc_agg_sig(struct dc_ctx *cx, struct dc_agg *ag, const struct dc_node *rhs,
@@ -735,8 +764,10 @@ dc_agg_sig(struct dc_ctx *cx, struct dc_agg *ag, const struct dc_node *rhs,
 		ag->ag_arg = arg;
 		ag->ag_nkeys = nkeys;
 		ag->ag_line = rhs->n_line;
-		for (i = 0; i < nkeys; i++)
+		for (i = 0; i < nkeys; i++) {
 			ag->ag_keys[i] = keys[i]->n_type;
+			ag->ag_keycls[i] = dc_agg_key_class(keys[i]);
+		}
 		return;
 	}
 	if (ag->ag_func != func)
@@ -744,9 +775,11 @@ dc_agg_sig(struct dc_ctx *cx, struct dc_agg *ag, const struct dc_node *rhs,
 	if (ag->ag_nkeys != nkeys)
 		dc_error(cx, rhs->n_line, rhs->n_col, "D_PROTO_LEN", "@%s[ ] prototype mismatch: %d key%s passed, %d expected (line %d)", ag->ag_name, nkeys, nkeys == 1 ? "" : "s", ag->ag_nkeys, ag->ag_line);
 	for (i = 0; i < nkeys; i++)
-		if (!dc_type_compat(&ag->ag_keys[i], &keys[i]->n_type) ||
+		if (ag->ag_keycls[i] != dc_agg_key_class(keys[i]) ||
+		    (ag->ag_keycls[i] == 0 &&
+		    (!dc_type_compat(&ag->ag_keys[i], &keys[i]->n_type) ||
 		    (ag->ag_keys[i].ty_kind == DC_INT &&
-		    ag->ag_keys[i].ty_size != keys[i]->n_type.ty_size))
+		    ag->ag_keys[i].ty_size != keys[i]->n_type.ty_size))))
 			dc_error(cx, keys[i]->n_line, keys[i]->n_col, "D_PROTO_ARG", "@%s[ ] key #%d is incompatible with prototype: %s is not %s (line %d)", ag->ag_name, i + 1, keys[i]->n_type.ty_name, ag->ag_keys[i].ty_name, ag->ag_line);
 	dc_agg_param_match(cx, rhs, ag, arg);
 }

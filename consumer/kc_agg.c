@@ -9,11 +9,16 @@
  * (histograms), 5.5 (printa conversions through consumer/kc_fmt.h) and
  * 5.6 (sorting).  Callers: the userspace engine and the region decoder.
  *
- * State: one hash table of entries keyed by (variable id, key bytes).
- * Several aggregation ids naming one variable merge into one entry (the
- * loader made sure they share kind, parameters and key layout).  Printing
- * builds a row per distinct key over the variables printed together,
- * sorts the rows and prints them.
+ * State: one hash table of entries keyed by (variable id, key layout, key
+ * bytes).  Several aggregation ids naming one variable merge into one
+ * entry when their keys are laid out alike (the loader made sure they
+ * share kind and parameters, and that keys differ in size only where
+ * they are stacks: @[stack()] and @[ustack()] of one variable are
+ * entries of different key sizes, as in dtrace, whose consumer hashes
+ * record sizes and bytes).  Each entry keeps the aggregation whose key
+ * layout it has (ke_ag) for printing and sorting.  Printing builds a row
+ * per distinct key over the variables printed together, sorts the rows
+ * and prints them.
  *
  * Map of the file, one banner per group: the table (kc_aggs_new ..
  * kc_aggs_snap); values (avg, stddev, sort weights and comparison); keys
@@ -61,7 +66,8 @@ struct kc_agge {
 	uint32_t	ke_next;	/* index + 1 of the next in its chain */
 	uint32_t	ke_dead;	/* removed by trunc() */
 	int64_t		ke_normal;	/* normalize() divisor, 1 = none */
-	uint8_t		*ke_key;	/* keysize bytes */
+	const struct dof_agg *ke_ag;	/* key layout: its first update's */
+	uint8_t		*ke_key;	/* ke_ag->ag_keysize bytes */
 	uint64_t	*ke_data;	/* datasize bytes */
 };
 
@@ -86,6 +92,7 @@ struct kc_aggs {
 
 /* A row: one key and the entry of each variable printed (NULL: none). */
 struct kc_aggrow {
+	const struct dof_agg *kr_ag;	/* the key's layout */
 	const uint8_t	*kr_key;
 	const struct kc_agge **kr_ents;
 };
@@ -199,17 +206,50 @@ kc_agg_rehash(struct kc_aggs *ka)
 	return 0;
 }
 
-static struct kc_agge *
-kc_agg_find(struct kc_aggs *ka, uint32_t varid, const uint8_t *key,
-    uint32_t hash)
+/* The key actions of aggregation "ag" (ag_nkeys of them). */
+static const struct dof_laction *
+kc_agg_keyacts(const struct kc_aggs *ka, const struct dof_agg *ag)
 {
-	const struct dof_agg *ag = ka->ka_vars[varid].kv_ag;
+	return &ka->ka_den->den_ecbs[ag->ag_ecb].le_acts[ag->ag_firstkey];
+}
+
+/*
+ * Keys of "a" and "b" laid out alike: as many, each of one size at one
+ * offset (dtrace matches keys by record sizes and bytes, whatever the
+ * statement or variable that made them).
+ */
+static int
+kc_agg_samekeys(const struct kc_aggs *ka, const struct dof_agg *a,
+    const struct dof_agg *b)
+{
+	const struct dof_laction *x, *y;
+	uint32_t i;
+
+	if (a == b)
+		return 1;
+	if (a->ag_nkeys != b->ag_nkeys || a->ag_keysize != b->ag_keysize)
+		return 0;
+	x = kc_agg_keyacts(ka, a);
+	y = kc_agg_keyacts(ka, b);
+	for (i = 0; i < a->ag_nkeys; i++)
+		if (x[i].la_rec_size != y[i].la_rec_size ||
+		    x[i].la_rec_off != y[i].la_rec_off)
+			return 0;
+	return 1;
+}
+
+/* The entry of "varid" with key "key" laid out as aggregation "ag". */
+static struct kc_agge *
+kc_agg_find(struct kc_aggs *ka, uint32_t varid, const struct dof_agg *ag,
+    const uint8_t *key, uint32_t hash)
+{
 	uint32_t i = ka->ka_heads[hash & (ka->ka_nheads - 1)];
 	struct kc_agge *ke;
 
 	while (i != 0) {
 		ke = &ka->ka_ents[i - 1];
 		if (ke->ke_hash == hash && ke->ke_varid == varid &&
+		    kc_agg_samekeys(ka, ke->ke_ag, ag) &&
 		    memcmp(ke->ke_key, key, ag->ag_keysize) == 0)
 			return ke;
 		i = ke->ke_next;
@@ -218,10 +258,9 @@ kc_agg_find(struct kc_aggs *ka, uint32_t varid, const uint8_t *key,
 }
 
 static struct kc_agge *
-kc_agg_add(struct kc_aggs *ka, uint32_t varid, const uint8_t *key,
+kc_agg_add(struct kc_aggs *ka, const struct dof_agg *ag, const uint8_t *key,
     uint32_t hash)
 {
-	const struct dof_agg *ag = ka->ka_vars[varid].kv_ag;
 	struct kc_agge *ke, *ne;
 	uint32_t ncap;
 
@@ -235,9 +274,10 @@ kc_agg_add(struct kc_aggs *ka, uint32_t varid, const uint8_t *key,
 	}
 	ke = &ka->ka_ents[ka->ka_nents];
 	memset(ke, 0, sizeof (*ke));
-	ke->ke_varid = varid;
+	ke->ke_varid = ag->ag_varid;
 	ke->ke_hash = hash;
 	ke->ke_normal = 1;
+	ke->ke_ag = ag;
 	ke->ke_key = malloc(ag->ag_keysize + 1);
 	ke->ke_data = malloc(ag->ag_datasize);
 	if (ke->ke_key == NULL || ke->ke_data == NULL) {
@@ -265,10 +305,9 @@ kc_aggs_snap(struct kc_aggs *ka, const struct agg_buf *ab)
 		ag = &ka->ka_den->den_aggs[ae->ae_aggid - 1];
 		hash = kc_agg_hash(ag->ag_varid, agg_ent_key(ae),
 		    ae->ae_keysize);
-		ke = kc_agg_find(ka, ag->ag_varid, agg_ent_key(ae), hash);
+		ke = kc_agg_find(ka, ag->ag_varid, ag, agg_ent_key(ae), hash);
 		if (ke == NULL)
-			ke = kc_agg_add(ka, ag->ag_varid, agg_ent_key(ae),
-			    hash);
+			ke = kc_agg_add(ka, ag, agg_ent_key(ae), hash);
 		if (ke == NULL)
 			return -ENOMEM;
 		if (ke->ke_dead) {
@@ -281,6 +320,25 @@ kc_aggs_snap(struct kc_aggs *ka, const struct agg_buf *ab)
 		    agg_ent_data(ae));
 	}
 	return 0;
+}
+
+int
+kc_aggs_walk(const struct kc_aggs *ka,
+    void (*fn)(void *, uint32_t, const struct dof_agg *, const uint8_t *,
+    const uint64_t *, int64_t), void *arg)
+{
+	const struct kc_agge *ke;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < ka->ka_nents; i++) {
+		ke = &ka->ka_ents[i];
+		if (ke->ke_dead)
+			continue;
+		fn(arg, ke->ke_varid, ke->ke_ag, ke->ke_key, ke->ke_data,
+		    ke->ke_normal);
+		n++;
+	}
+	return (int)n;
 }
 
 /* ---- the region's totals (rgn.h, "Aggregation totals") ---- */
@@ -308,7 +366,7 @@ kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
 		ke = &ka->ka_ents[i];
 		if (ke->ke_dead)
 			continue;
-		ag = ka->ka_vars[ke->ke_varid].kv_ag;
+		ag = ke->ke_ag;
 		need = AGG_ENT_HDRSIZE + (uint64_t)ag->ag_keysize +
 		    ag->ag_datasize;
 		if (need > ab->ab_size - end) {
@@ -609,6 +667,7 @@ kc_agg_isint(const struct dof_laction *k)
 	switch (k->la_kind) {
 	case DTRACEACT_STACK:
 	case DTRACEACT_USTACK:
+	case DTRACEACT_JSTACK:
 	case DTRACEACT_USYM:
 	case DTRACEACT_UMOD:
 	case DTRACEACT_UADDR:
@@ -639,6 +698,7 @@ kc_agg_kdatakey(FILE *out, const struct dof_laction *k, const uint8_t *p)
 		    (uint32_t)k->la_arg, KC_STACKINDENT);
 		return 1;
 	case DTRACEACT_USTACK:
+	case DTRACEACT_JSTACK:
 		(void) kc_fmt_ustack(out, p, k->la_rec_size,
 		    (uint32_t)k->la_arg, (uint32_t)(k->la_arg >> 32),
 		    KC_STACKINDENT);
@@ -694,28 +754,39 @@ kc_agg_keyint(const struct dof_laction *k, const uint8_t *key)
 
 /*
  * Reference 5.6: key by key from key "pos" (0 when out of range),
- * wrapping.  As dtrace does, a key of 1, 2, 4 or 8 bytes compares as an
- * unsigned integer of that size whatever its type; others byte by byte.
+ * wrapping; key "a" is laid out as aggregation "ga", "b" as "gb" (one
+ * variable's, or variables printed together: as many keys).  As dtrace
+ * does, of two keys of different sizes (stacks of different depths,
+ * stack() before ustack()) the smaller sorts first; a key of 1, 2, 4 or
+ * 8 bytes compares as an unsigned integer of that size whatever its
+ * type; others byte by byte.
  */
 static int
-kc_agg_keycmp(const struct kc_aggvar *kv, uint32_t pos, const uint8_t *a,
+kc_agg_keycmp(const struct kc_aggs *ka, uint32_t pos,
+    const struct dof_agg *ga, const uint8_t *a, const struct dof_agg *gb,
     const uint8_t *b)
 {
-	const struct dof_laction *k;
-	uint32_t i, n = kv->kv_ag->ag_nkeys;
+	const struct dof_laction *ka_keys = kc_agg_keyacts(ka, ga);
+	const struct dof_laction *kb_keys = kc_agg_keyacts(ka, gb);
+	const struct dof_laction *k, *kb;
+	uint32_t i, n = ga->ag_nkeys < gb->ag_nkeys ? ga->ag_nkeys :
+	    gb->ag_nkeys;
 	uint64_t x, y;
 	int c;
 
 	if (pos >= n)
 		pos = 0;
 	for (i = 0; i < n; i++) {
-		k = &kv->kv_keys[(i + pos) % n];
+		k = &ka_keys[(i + pos) % n];
+		kb = &kb_keys[(i + pos) % n];
+		if (k->la_rec_size != kb->la_rec_size)
+			return k->la_rec_size < kb->la_rec_size ? -1 : 1;
 		if (kc_agg_isint(k)) {
 			x = kc_agg_keyint(k, a);
-			y = kc_agg_keyint(k, b);
+			y = kc_agg_keyint(kb, b);
 			c = x < y ? -1 : x > y ? 1 : 0;
 		} else {
-			c = memcmp(a + k->la_rec_off, b + k->la_rec_off,
+			c = memcmp(a + k->la_rec_off, b + kb->la_rec_off,
 			    k->la_rec_size);
 		}
 		if (c != 0)
@@ -770,16 +841,16 @@ kc_agg_intwidth(uint32_t size)
 	return size == 1 ? 3 : size == 2 ? 5 : size == 4 ? 8 : 16;
 }
 
-/* Reference 5.3: the key columns of one entry. */
+/* Reference 5.3: the key columns of one key laid out as "ag". */
 static void
-kc_agg_keycols(FILE *out, const struct kc_aggvar *kv, const uint8_t *key,
-    int packed)
+kc_agg_keycols(FILE *out, const struct kc_aggs *ka, const struct dof_agg *ag,
+    const uint8_t *key, int packed)
 {
 	const struct dof_laction *k;
 	uint32_t i;
 
-	for (i = 0; i < kv->kv_ag->ag_nkeys; i++) {
-		k = &kv->kv_keys[i];
+	for (i = 0; i < ag->ag_nkeys; i++) {
+		k = &kc_agg_keyacts(ka, ag)[i];
 		if (kc_agg_kdatakey(out, k, key + k->la_rec_off))
 			continue;
 		if (!kc_agg_isint(k)) {
@@ -1109,30 +1180,30 @@ kc_agg_rowcmp(const void *pa, const void *pb, void *arg)
 	int c = 0;
 
 	if (ks->ks_bykey)
-		c = kc_agg_keycmp(&ka->ka_vars[ks->ks_varids[0]],
-		    ks->ks_keypos, a->kr_key, b->kr_key);
+		c = kc_agg_keycmp(ka, ks->ks_keypos, a->kr_ag, a->kr_key,
+		    b->kr_ag, b->kr_key);
 	for (i = 0; c == 0 && i < ks->ks_nvarids; i++) {
 		p = (ks->ks_pos + i) % ks->ks_nvarids;
 		c = kc_agg_valcmp(ka->ka_vars[ks->ks_varids[p]].kv_ag,
 		    kc_agg_data(a->kr_ents[p]), kc_agg_data(b->kr_ents[p]));
 	}
 	if (c == 0 && !ks->ks_bykey)
-		c = kc_agg_keycmp(&ka->ka_vars[ks->ks_varids[0]],
-		    ks->ks_keypos, a->kr_key, b->kr_key);
+		c = kc_agg_keycmp(ka, ks->ks_keypos, a->kr_ag, a->kr_key,
+		    b->kr_ag, b->kr_key);
 	return ks->ks_rev ? -c : c;
 }
 
 /* Does a variable before position p have a live entry for "key"? */
 static int
 kc_agg_seen(struct kc_aggs *ka, const uint32_t *varids, uint32_t p,
-    const uint8_t *key, uint32_t keysize)
+    const struct dof_agg *ag, const uint8_t *key)
 {
 	struct kc_agge *ke;
 	uint32_t q;
 
 	for (q = 0; q < p; q++) {
-		ke = kc_agg_find(ka, varids[q], key,
-		    kc_agg_hash(varids[q], key, keysize));
+		ke = kc_agg_find(ka, varids[q], ag, key,
+		    kc_agg_hash(varids[q], key, ag->ag_keysize));
 		if (ke != NULL && !ke->ke_dead)
 			return 1;
 	}
@@ -1155,7 +1226,6 @@ static int
 kc_agg_rows(struct kc_aggs *ka, const uint32_t *varids, uint32_t nv,
     struct kc_aggtab *tab)
 {
-	uint32_t ks = ka->ka_vars[varids[0]].kv_ag->ag_keysize;
 	struct kc_aggrow *rows;
 	const struct kc_agge **ents;
 	struct kc_agge *ke, *ko;
@@ -1173,13 +1243,15 @@ kc_agg_rows(struct kc_aggs *ka, const uint32_t *varids, uint32_t nv,
 		ke = &ka->ka_ents[i];
 		p = kc_agg_varpos(varids, nv, ke->ke_varid);
 		if (p < 0 || ke->ke_dead ||
-		    kc_agg_seen(ka, varids, (uint32_t)p, ke->ke_key, ks))
+		    kc_agg_seen(ka, varids, (uint32_t)p, ke->ke_ag, ke->ke_key))
 			continue;
+		rows[n].kr_ag = ke->ke_ag;
 		rows[n].kr_key = ke->ke_key;
 		rows[n].kr_ents = &ents[(size_t)n * nv];
 		for (q = 0; q < nv; q++) {
-			ko = kc_agg_find(ka, varids[q], ke->ke_key,
-			    kc_agg_hash(varids[q], ke->ke_key, ks));
+			ko = kc_agg_find(ka, varids[q], ke->ke_ag, ke->ke_key,
+			    kc_agg_hash(varids[q], ke->ke_key,
+			    ke->ke_ag->ag_keysize));
 			if (ko != NULL && !ko->ke_dead)
 				rows[n].kr_ents[q] = ko;
 		}
@@ -1471,7 +1543,19 @@ kc_agg_pack_val(struct kc_aggpr *pr, uint32_t varid,
 
 /* ---- printing ---- */
 
-/* Every variable id names an aggregation; joined ones share key shape. */
+/* A stack(), ustack() or jstack() key: any depth matches another. */
+static int
+kc_agg_isstack(const struct dof_laction *k)
+{
+	return k->la_kind == DTRACEACT_STACK ||
+	    k->la_kind == DTRACEACT_USTACK || k->la_kind == DTRACEACT_JSTACK;
+}
+
+/*
+ * Every variable id names an aggregation; joined ones have as many keys
+ * (rows join entries whose keys are laid out alike, kc_agg_samekeys, as
+ * dtrace joins by record sizes and bytes).
+ */
 static int
 kc_agg_check_vars(const struct kc_aggs *ka, const uint32_t *varids,
     uint32_t nv)
@@ -1490,11 +1574,9 @@ kc_agg_check_vars(const struct kc_aggs *ka, const uint32_t *varids,
 		}
 		a0 = ka->ka_vars[varids[0]].kv_ag;
 		a = ka->ka_vars[varids[p]].kv_ag;
-		if (a->ag_nkeys != a0->ag_nkeys ||
-		    a->ag_keysize != a0->ag_keysize) {
-			fprintf(stderr, "kdt: printa: aggregations %u and %u have different keys (%u keys of %u bytes vs %u of %u)\n",
-			    varids[0], varids[p], a0->ag_nkeys,
-			    a0->ag_keysize, a->ag_nkeys, a->ag_keysize);
+		if (a->ag_nkeys != a0->ag_nkeys) {
+			fprintf(stderr, "kdt: printa: aggregation variables %u and %u have different key counts (%u vs %u)\n",
+			    varids[0], varids[p], a0->ag_nkeys, a->ag_nkeys);
 			return -EINVAL;
 		}
 	}
@@ -1517,7 +1599,8 @@ kc_agg_line(struct kc_aggpr *pr, const uint32_t *varids, uint32_t nv,
 
 	if (mode != KC_AGG_MODE_PLAIN && pr->kp_hdrvar != varids[0])
 		kc_agg_pack_hdr(pr, varids[0], mode);
-	kc_agg_keycols(pr->kp_out, kv, r->kr_key, mode != KC_AGG_MODE_PLAIN);
+	kc_agg_keycols(pr->kp_out, ka, r->kr_ag, r->kr_key,
+	    mode != KC_AGG_MODE_PLAIN);
 	for (p = 0; p < nv; p++) {
 		if (mode == KC_AGG_MODE_PLAIN)
 			kc_agg_valcol(pr->kp_out, ka, varids[p],
@@ -1560,6 +1643,7 @@ struct kc_aggfmt {
 	uint32_t	kf_nv;
 	const struct kc_aggrow *kf_row;
 	uint32_t	kf_key;		/* next key a conversion takes */
+	const struct dof_laction *kf_keyact; /* the key kc_agg_nextkey took */
 	uint32_t	kf_val;		/* next aggregation %@ takes */
 	uint8_t		kf_buf[8];
 	char		kf_why[128];
@@ -1569,16 +1653,17 @@ struct kc_aggfmt {
 static int
 kc_agg_nextkey(struct kc_aggfmt *kf, struct kc_val *v)
 {
-	const struct kc_aggvar *kv = &kf->kf_ka->ka_vars[kf->kf_varids[0]];
+	const struct dof_agg *ag = kf->kf_row->kr_ag;
 	const struct dof_laction *k;
 
-	if (kf->kf_key >= kv->kv_ag->ag_nkeys) {
+	if (kf->kf_key >= ag->ag_nkeys) {
 		snprintf(kf->kf_why, sizeof (kf->kf_why),
 		    "conversion %u needs a key, the aggregation has %u",
-		    kf->kf_key + 1, kv->kv_ag->ag_nkeys);
+		    kf->kf_key + 1, ag->ag_nkeys);
 		return -1;
 	}
-	k = &kv->kv_keys[kf->kf_key++];
+	k = &kc_agg_keyacts(kf->kf_ka, ag)[kf->kf_key++];
+	kf->kf_keyact = k;
 	v->kv_data = kf->kf_row->kr_key + k->la_rec_off;
 	v->kv_size = k->la_rec_size;
 	v->kv_isstr = k->la_rec_isstr;
@@ -1630,6 +1715,26 @@ kc_agg_stars(struct kc_aggfmt *kf, struct kc_spec *s)
 	return 0;
 }
 
+/*
+ * %k of a ustack() or jstack() key: as dtrace, the record's own printer
+ * (pid, frames, helper strings), not kernel frames; indented as
+ * kc_fmt.c's %k indents kernel stacks (by the width when left-adjusted).
+ */
+static int
+kc_agg_ustackconv(FILE *out, const struct kc_spec *s,
+    const struct dof_laction *k, const struct kc_val *v)
+{
+	int indent = 0;
+
+	if (s->ks_has_width && s->ks_width < 0)
+		indent = -s->ks_width;
+	else if ((s->ks_flags & KC_SF_LEFT) != 0 && s->ks_has_width)
+		indent = s->ks_width;
+	(void) kc_fmt_ustack(out, v->kv_data, v->kv_size,
+	    (uint32_t)k->la_arg, (uint32_t)(k->la_arg >> 32), indent);
+	return 0;
+}
+
 /* One conversion of a printa() format. */
 static int
 kc_agg_conv(FILE *out, struct kc_aggfmt *kf, struct kc_spec *s)
@@ -1648,6 +1753,9 @@ kc_agg_conv(FILE *out, struct kc_aggfmt *kf, struct kc_spec *s)
 	if (!s->ks_agg) {
 		if (kc_agg_nextkey(kf, &v) != 0)
 			return -1;
+		if (s->ks_conv == 'k' && kc_agg_isstack(kf->kf_keyact) &&
+		    kf->kf_keyact->la_kind != DTRACEACT_STACK)
+			return kc_agg_ustackconv(out, s, kf->kf_keyact, &v);
 		return kc_fmt_conv(out, s, &v, kf->kf_why,
 		    sizeof (kf->kf_why));
 	}
@@ -1774,10 +1882,12 @@ kc_agg_entcmp(const void *pa, const void *pb, void *arg)
 {
 	const struct kc_agge *a = *(const struct kc_agge * const *)pa;
 	const struct kc_agge *b = *(const struct kc_agge * const *)pb;
-	const struct kc_aggvar *kv = arg;
-	int c = kc_agg_valcmp(kv->kv_ag, a->ke_data, b->ke_data);
+	const struct kc_aggs *ka = arg;
+	int c = kc_agg_valcmp(ka->ka_vars[a->ke_varid].kv_ag, a->ke_data,
+	    b->ke_data);
 
-	return c != 0 ? c : kc_agg_keycmp(kv, 0, a->ke_key, b->ke_key);
+	return c != 0 ? c : kc_agg_keycmp(ka, 0, a->ke_ag, a->ke_key,
+	    b->ke_ag, b->ke_key);
 }
 
 /* trunc(@a, n): keep the n largest values (n < 0: the -n smallest). */
@@ -1795,7 +1905,7 @@ kc_agg_trunc(struct kc_aggs *ka, uint32_t varid, int64_t keep)
 		if (ka->ka_ents[i].ke_varid == varid &&
 		    !ka->ka_ents[i].ke_dead)
 			v[n++] = &ka->ka_ents[i];
-	qsort_r(v, n, sizeof (*v), kc_agg_entcmp, &ka->ka_vars[varid]);
+	qsort_r(v, n, sizeof (*v), kc_agg_entcmp, ka);
 	for (i = 0; i < n; i++) {
 		if (keep > 0 && n - i <= k)
 			continue;	/* among the k largest */

@@ -16,8 +16,10 @@
  *      exit          --> kc_aggs_print_all +-- sort, join by key, print
  *
  * Entries are grouped by aggregation *variable* (ag_varid): several
- * statements may update one @name with different aggregation ids but the
- * same key layout; they print as one aggregation.  Variable ids are the
+ * statements may update one @name with different aggregation ids and the
+ * same key types -- stack keys (stack(), ustack(), jstack()) of
+ * different depths, hence key sizes, included; they print as one
+ * aggregation, an entry per key layout and key.  Variable ids are the
  * ones the PRINTA and LIBACT actions return (1..den_nvarids).
  *
  * Called by the live session (consumer/kc_sess.c) of either engine, the
@@ -55,6 +57,20 @@ void kc_aggs_free(struct kc_aggs *ka);
  * same enabling, into the state.  0, or -ENOMEM.
  */
 int kc_aggs_snap(struct kc_aggs *ka, const struct agg_buf *ab);
+
+/*
+ * Every entry of the table not removed by trunc(), in table order: its
+ * variable id, the aggregation whose key layout it has (its first
+ * update's: the kind, parameters and value size are the variable's, but
+ * stack keys of one variable may differ in size, agg.h), key and value
+ * (kept by the table) and its normalize() divisor (1: none).  The export
+ * writers (consumer/kc_export.c) read a region's table this way.  The
+ * number of entries.
+ */
+struct dof_agg;
+int kc_aggs_walk(const struct kc_aggs *ka,
+    void (*fn)(void *arg, uint32_t varid, const struct dof_agg *ag,
+    const uint8_t *key, const uint64_t *data, int64_t normal), void *arg);
 
 /*
  * The table as an agg_buf image (agg.h) for the region's totals (rgn.h,

@@ -610,6 +610,123 @@ START_TEST(test_agg_rejections)
 END_TEST
 
 /*
+ * Rule G5 and stack keys: one variable keyed, in two statements, by the
+ * keys named by two letters: i an int (4 bytes), l a long (8), s stack(5)
+ * (40), t stack(7) (56), u ustack(3, 20) (4 x 8 + 24 = 56), j jstack(4,
+ * 32) (5 x 8 + 32 = 72), y sym() (8).  Actions: varid 1, key A, COUNT;
+ * varid 1, key B, COUNT.
+ */
+static void
+tb_aggpair(struct tb *b, char ka, char kb)
+{
+	static const uint32_t t_setx[] = { DIF_INSTR_SETX(0, 1),
+	    DIF_INSTR_RET(1) };
+	static const uint32_t t_arg0[] = {
+	    DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_ARG0, 1), DIF_INSTR_RET(1) };
+	static const uint64_t i1[] = { 1 };
+	struct dof_actdesc a[6];
+	struct dof_probedesc pd;
+	struct dof_ecbdesc e;
+	uint32_t gs, p1, dv, d4, d8, ac, i;
+	char k;
+
+	memset(b, 0, sizeof (*b));
+	gs = tb_sec(b, DOF_SECT_STRTAB, 1, 0, tb_gstr, sizeof (tb_gstr));
+	memset(&pd, 0, sizeof (pd));
+	pd.dofp_strtab = gs;
+	pd.dofp_provider = GS_DTRACE;
+	pd.dofp_name = GS_BEGIN;
+	p1 = tb_sec(b, DOF_SECT_PROBEDESC, 4, sizeof (pd), &pd, sizeof (pd));
+	dv = tb_difo(b, t_setx, 2, i1, 1, NULL, 0, T_INT8);
+	d4 = tb_difo(b, t_arg0, 2, NULL, 0, NULL, 0, T_INT4);
+	d8 = tb_difo(b, t_arg0, 2, NULL, 0, NULL, 0, T_INT8);
+	memset(a, 0, sizeof (a));
+	for (i = 0; i < 2; i++) {
+		k = i == 0 ? ka : kb;
+		a[3 * i] = (struct dof_actdesc){ dv, DOF_SECIDX_NONE,
+		    DTRACEACT_DIFEXPR };
+		switch (k) {
+		case 'i':
+		case 'l':
+			a[3 * i + 1] = (struct dof_actdesc){ k == 'i' ? d4 : d8,
+			    DOF_SECIDX_NONE, DTRACEACT_DIFEXPR };
+			break;
+		case 'y':
+			a[3 * i + 1] = (struct dof_actdesc){ d8,
+			    DOF_SECIDX_NONE, DTRACEACT_SYM };
+			break;
+		case 's':
+		case 't':
+			a[3 * i + 1] = (struct dof_actdesc){ DOF_SECIDX_NONE,
+			    DOF_SECIDX_NONE, DTRACEACT_STACK, 0,
+			    k == 's' ? 5 : 7 };
+			break;
+		case 'u':
+			a[3 * i + 1] = (struct dof_actdesc){ DOF_SECIDX_NONE,
+			    DOF_SECIDX_NONE, DTRACEACT_USTACK, 0,
+			    3 | (uint64_t)20 << 32 };
+			break;
+		default:
+			a[3 * i + 1] = (struct dof_actdesc){ DOF_SECIDX_NONE,
+			    DOF_SECIDX_NONE, DTRACEACT_JSTACK, 0,
+			    4 | (uint64_t)32 << 32 };
+			break;
+		}
+		a[3 * i + 2] = (struct dof_actdesc){ DOF_SECIDX_NONE,
+		    DOF_SECIDX_NONE, DTRACEAGG_COUNT, 2 };
+	}
+	ac = tb_sec(b, DOF_SECT_ACTDESC, 8, 32, a, sizeof (a));
+	e = (struct dof_ecbdesc){ p1, DOF_SECIDX_NONE, ac, 0, 0 };
+	tb_sec(b, DOF_SECT_ECBDESC, 8, 0, &e, sizeof (e));
+	tb_build(b);
+}
+
+/* Stack keys of any kind and depth share a variable, each id its size. */
+START_TEST(test_agg_stack_keys_of_different_sizes)
+{
+	static const struct {
+		char	ka, kb;
+		uint32_t sa, sb;	/* key sizes */
+		uint32_t ra, rb;	/* key record sizes */
+	} ok[] = {
+		{ 's', 'u', 40, 56, 40, 56 }, { 'u', 's', 56, 40, 56, 40 },
+		{ 's', 't', 40, 56, 40, 56 }, { 's', 'j', 40, 72, 40, 72 },
+		{ 'j', 'u', 72, 56, 72, 56 }, { 'i', 'i', 8, 8, 4, 4 },
+		{ 'y', 'l', 8, 8, 8, 8 },
+	};
+	struct dof_enabling *den;
+	struct tb b;
+
+	den = NULL;
+	tb_aggpair(&b, ok[_i].ka, ok[_i].kb);
+	tb_load(&b, &den, NULL);
+	ck_assert_uint_eq(den->den_naggs, 2);
+	ck_assert_uint_eq(den->den_nvarids, 1);
+	ck_assert_uint_eq(den->den_aggs[0].ag_varid, 1);
+	ck_assert_uint_eq(den->den_aggs[1].ag_varid, 1);
+	ck_assert_uint_eq(den->den_aggs[0].ag_keysize, ok[_i].sa);
+	ck_assert_uint_eq(den->den_aggs[1].ag_keysize, ok[_i].sb);
+	ck_assert_uint_eq(den->den_ecbs[0].le_acts[1].la_rec_size, ok[_i].ra);
+	ck_assert_uint_eq(den->den_ecbs[0].le_acts[4].la_rec_size, ok[_i].rb);
+	free(b.tb_img);
+	dof_free(den);
+}
+END_TEST
+
+/* Hostile DOF: keys of one variable that differ and are not both stacks. */
+START_TEST(test_agg_nonstack_keys_must_match)
+{
+	static const char bad[][2] = { { 'i', 'l' }, { 'l', 'i' },
+	    { 's', 'l' }, { 'l', 's' }, { 'y', 'u' }, { 'u', 'y' },
+	    { 'i', 's' } };
+	struct tb b;
+
+	tb_aggpair(&b, bad[_i][0], bad[_i][1]);
+	tb_fail(&b, "DOF_AGGMATCH");
+}
+END_TEST
+
+/*
  * The compiler and the loader agree: a compiled program's aggregations
  * load with the roles, parameters and sizes the D statements imply.
  */
@@ -989,6 +1106,7 @@ dof_load_suite(void)
 	tcase_add_test(tg, test_agg_lquantize_sizes_from_parameters);
 	tcase_add_test(tg, test_compiled_aggregations_load);
 	tcase_add_test(tg, test_libact_string_records_strsize);
+	tcase_add_loop_test(tg, test_agg_stack_keys_of_different_sizes, 0, 7);
 	suite_add_tcase(s, tg);
 	tcase_add_test(tr, test_reject_every_truncation);
 	tcase_add_test(tr, test_reject_bad_magic);
@@ -1010,6 +1128,7 @@ dof_load_suite(void)
 	tcase_add_test(tr, test_reject_dif_without_final_ret);
 	tcase_add_test(tr, test_reject_difohdr_without_dif);
 	tcase_add_loop_test(tr, test_agg_rejections, 1, 8);
+	tcase_add_loop_test(tr, test_agg_nonstack_keys_must_match, 0, 7);
 	suite_add_tcase(s, tr);
 	tcase_add_loop_test(tb, test_glob_table, 0, N(t_globs));
 	suite_add_tcase(s, tb);

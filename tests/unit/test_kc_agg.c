@@ -669,6 +669,78 @@ START_TEST(test_two_ids_one_variable_merge)
 }
 END_TEST
 
+/*
+ * One @variable keyed [stack(5), int] by two statements and [ustack(3,
+ * 20), int] by a third: key sizes 48 and 64 (dof_load rule G5 lets stack
+ * keys differ).  The per-CPU buffers keep each id's size, the table
+ * merges the two stack(5) statements, sorts the 40-byte stack before the
+ * 56-byte ustack at equal values (dtrace's record-size rule), %k prints
+ * each by its kind (empty frames here), and kc_aggs_image() writes the
+ * totals with each entry's own id and size, which agg_buf_check() and a
+ * fresh table accept.
+ */
+START_TEST(test_stack_keys_of_two_sizes)
+{
+	static const int k_s[] = { 40, 4 }, k_u[] = { 56, 4 };
+	static const char want[] = "\n2:1 \n3:1 \n1:3 ";
+	struct kc_aggs *ka2;
+	struct kdt_err err;
+	struct tk_out o;
+	struct tk t;
+	uint64_t len, left, pid = 7, *img;
+	uint32_t s1, s2, u, v = 1;
+
+	tk_init(&t);
+	s1 = tk_agg(&t, 1, DTRACEAGG_COUNT, 0, k_s, 2);
+	u = tk_agg(&t, 1, DTRACEAGG_COUNT, 0, k_u, 2);
+	s2 = tk_agg(&t, 1, DTRACEAGG_COUNT, 0, k_s, 2);
+	t.tk_acts[t.tk_aggs[s1 - 1].ag_firstkey].la_kind = DTRACEACT_STACK;
+	t.tk_acts[t.tk_aggs[s1 - 1].ag_firstkey].la_arg = 5;
+	t.tk_acts[t.tk_aggs[s2 - 1].ag_firstkey].la_kind = DTRACEACT_STACK;
+	t.tk_acts[t.tk_aggs[s2 - 1].ag_firstkey].la_arg = 5;
+	t.tk_acts[t.tk_aggs[u - 1].ag_firstkey].la_kind = DTRACEACT_USTACK;
+	t.tk_acts[t.tk_aggs[u - 1].ag_firstkey].la_arg = 3 | 20ull << 32;
+	ck_assert_uint_eq(t.tk_aggs[s1 - 1].ag_keysize, 48);
+	ck_assert_uint_eq(t.tk_aggs[u - 1].ag_keysize, 64);
+	tk_start(&t);
+	memset(t.tk_key, 0, sizeof (t.tk_key));	/* no frames */
+	memcpy(t.tk_key, &pid, 8);
+	tk_kint(&t, u, 1, 3);
+	tk_upd(&t, 0, u, 0, 1);
+	memset(t.tk_key, 0, sizeof (t.tk_key));	/* no frames */
+	tk_kint(&t, s1, 1, 1);
+	tk_upd(&t, 0, s1, 0, 1);
+	tk_upd(&t, 0, s1, 0, 1);
+	tk_upd(&t, 1, s2, 0, 1);
+	tk_kint(&t, s2, 1, 2);
+	tk_upd(&t, 1, s2, 0, 1);
+	tk_snap(&t);
+	ck_assert_int_eq(kc_aggs_printa(t.tk_ka, tk_open(&o), "%k%d:%@d ",
+	    &v, 1), 0);
+	fclose(o.to_fp);
+	ck_assert_str_eq(o.to_buf, want);
+	free(o.to_buf);
+	img = calloc(1, TK_BUFSZ);
+	ck_assert_ptr_nonnull(img);
+	ck_assert_int_eq(kc_aggs_image(t.tk_ka, img, TK_BUFSZ, &len, &left),
+	    0);
+	ck_assert_uint_eq(left, 0);
+	ck_assert_uint_eq(((struct agg_buf *)img)->ab_nents, 3);
+	ck_assert_int_eq(agg_buf_check(img, len, &t.tk_den, &err), 0);
+	ka2 = kc_aggs_new(&t.tk_den);
+	ck_assert_ptr_nonnull(ka2);
+	ck_assert_int_eq(kc_aggs_snap(ka2, (struct agg_buf *)img), 0);
+	ck_assert_int_eq(kc_aggs_printa(ka2, tk_open(&o), "%k%d:%@d ", &v,
+	    1), 0);
+	fclose(o.to_fp);
+	ck_assert_str_eq(o.to_buf, want);
+	free(o.to_buf);
+	kc_aggs_free(ka2);
+	free(img);
+	tk_fini(&t);
+}
+END_TEST
+
 /* Sort options, one enabling per option set; _i picks the option. */
 static const struct {
 	uint32_t	so_opt;
@@ -790,6 +862,7 @@ kc_agg_suite(void)
 	tcase_add_test(tp, test_setopt_values);
 	tcase_add_test(tp, test_joined_missing_histogram_sorts_as_zero);
 	tcase_add_test(tp, test_two_ids_one_variable_merge);
+	tcase_add_test(tp, test_stack_keys_of_two_sizes);
 	tcase_add_test(tp, test_printa_formats);
 	tcase_add_test(tp, test_printa_format_edges);
 	tcase_add_test(tp, test_key_byte_rule);
