@@ -26,8 +26,14 @@
  * consumer -- printa(), clear()/trunc()/normalize() (LIBACT), system()
  * -- go to hooks a live session supplies (consumer/kc_sess.h, shared by
  * this engine and the kernel engine, consumer/kc_kernel.h); without
- * hooks (a region image) they print nothing.  Error records print dtrace's "error on enabled
- * probe ID" message on the error stream.
+ * hooks (a region image) the aggregation actions (clear, trunc,
+ * normalize, denormalize, the aggregation options of setopt) are kept in
+ * decode order and carried out on the image's merged aggregations
+ * (kc_dec_set_aggs) when a printa() record prints them and once the
+ * records are decoded (kc_dec_apply_libacts), as a consumer stopping at
+ * that moment would have; system() does nothing.
+ * Error records print dtrace's "error on enabled probe ID" message on
+ * the error stream.
  *
  * Not thread-safe; one engine per process (the userspace environment's
  * readable ranges, consumer/kc_env.h, are process-wide).
@@ -43,6 +49,7 @@
 
 struct rgn_view;
 struct dof_enabling;
+struct kc_aggs;
 
 /* What the decoder hands to the engine. */
 struct kc_dec_hooks {
@@ -90,6 +97,39 @@ int kc_dec_consume(struct kc_dec *d, uint32_t cpu);
 
 /* Logical offset up to which cpu "cpu" has been consumed. */
 uint64_t kc_dec_consumed(const struct kc_dec *d, uint32_t cpu);
+
+/*
+ * A decoder without hooks (a dead image): keep (on = 1) or not (0) the
+ * aggregation actions of the records decoded from now on.  Callers turn
+ * it on for the principal buffers only (an uncommitted speculation's
+ * records never acted).
+ */
+void kc_dec_keep_libacts(struct kc_dec *d, int on);
+
+/*
+ * A dead image's merged aggregations (kc_aggs_region() or the same
+ * images), NULL: none.  With them, a printa() record decoded while the
+ * actions are kept prints them as the consumer would have when it
+ * decoded that record: the actions kept so far carried out first, the
+ * variables marked printed (kc_aggs_printa).  The caller keeps "ka".
+ */
+void kc_dec_set_aggs(struct kc_dec *d, struct kc_aggs *ka);
+
+/*
+ * Carry out the kept actions on "ka", the image's merged aggregations
+ * (kc_aggs_region() or the same images), in the order they were decoded
+ * (those a printa() record carried out already are not again): what the
+ * consumer would have done had it stopped when the image was taken.  A live consumer under ring or fill and the consumer claiming
+ * an anonymous state act on a record when they decode it, after merging
+ * everything the buffers hold, so that is exact.  Under bufpolicy=switch
+ * a live consumer has acted on the records it already read, which the
+ * image cannot tell apart from the others: no clear/trunc/normalize/
+ * denormalize is carried out then, and when the program has any, that is
+ * said on "err" (setopt's options are: the last one wins either way).
+ * Errors are "prog: input: ..." lines.  0, or 1 when something said on
+ * "err" makes the aggregations partial.
+ */
+int kc_dec_apply_libacts(struct kc_dec *d, struct kc_aggs *ka, FILE *err);
 
 /* The quiet setting in force (setopt("quiet") may change it). */
 uint32_t kc_dec_quiet(const struct kc_dec *d);

@@ -10,8 +10,11 @@
  *   collect   rgn_open + dof_load; every cpu's records (rgn_walk_cpu) into
  *             x_recs, torn/corrupt spots into x_bads; sorted by time when
  *             --merge or a timeline needs it (kc_print.c's --merge rule);
- *             each record decoded to its text by kc_dec_record(); the
- *             aggregation buffers merged across CPUs into x_ents
+ *             each record decoded to its text by kc_dec_record() (the
+ *             aggregation images merged once into one table, x_ka,
+ *             before: a printa() record's text prints it); the
+ *             records' clear/trunc/normalize carried out on x_ka, its
+ *             entries into x_ents
  *   slices    entry/return-style pairs into x_slices (time order);
  *             for Perfetto and HTML also the uncommitted speculations'
  *             records (rgn_walk_spec, decoded like the principal ones)
@@ -89,10 +92,11 @@ struct kc_x_spec {
 /* One merged aggregation entry: variable, key, value. */
 struct kc_x_ent {
 	uint32_t	xe_varid;
-	const struct dof_agg *xe_ag;	/* of the first statement seen */
-	const uint8_t	*xe_key;	/* in the image */
+	const struct dof_agg *xe_ag;	/* its key layout (kc_aggs_walk) */
+	const uint8_t	*xe_key;	/* in x_ka's table */
 	uint32_t	xe_keysize;
 	uint64_t	*xe_data;	/* merged, xe_ag->ag_datasize bytes */
+	int64_t		xe_normal;	/* normalize() divisor, 1: none */
 };
 
 struct kc_x {
@@ -114,6 +118,8 @@ struct kc_x {
 	uint64_t	x_nslices, x_capslices;
 	struct kc_x_ent	*x_ents;
 	uint64_t	x_nents, x_capents;
+	struct kc_aggs	*x_ka;		/* the merged table (kc_x_aggs) */
+	int		x_aggpartial;	/* kc_dec_apply_libacts() said so */
 	struct kc_x_spec *x_specs;	/* Perfetto, HTML */
 	uint64_t	x_nspecs, x_capspecs;
 	uint32_t	x_speckind;	/* of the buffer being walked */
@@ -394,10 +400,12 @@ kc_x_entcmp(const void *a, const void *b)
 	return memcmp(x->xe_key, y->xe_key, x->xe_keysize);
 }
 
+/* kc_aggs_walk() callback: one entry of the table into x_ents. */
 static void
-kc_x_addent(struct kc_x *x, const struct agg_ent *ae)
+kc_x_addent(void *arg, uint32_t varid, const struct dof_agg *ag,
+    const uint8_t *key, const uint64_t *data, int64_t normal)
 {
-	const struct dof_agg *ag = &x->x_den->den_aggs[ae->ae_aggid - 1];
+	struct kc_x *x = arg;
 	struct kc_x_ent *e;
 
 	if (kc_x_grow((void **)&x->x_ents, &x->x_capents, x->x_nents,
@@ -407,11 +415,12 @@ kc_x_addent(struct kc_x *x, const struct agg_ent *ae)
 	e->xe_data = malloc(ag->ag_datasize);
 	if (e->xe_data == NULL)
 		return;
-	memcpy(e->xe_data, agg_ent_data(ae), ag->ag_datasize);
-	e->xe_varid = ag->ag_varid;
+	memcpy(e->xe_data, data, ag->ag_datasize);
+	e->xe_varid = varid;
 	e->xe_ag = ag;
-	e->xe_key = agg_ent_key(ae);
-	e->xe_keysize = ae->ae_keysize;
+	e->xe_key = key;
+	e->xe_keysize = ag->ag_keysize;
+	e->xe_normal = normal;
 	x->x_nents++;
 }
 
@@ -427,6 +436,7 @@ kc_x_aggsrcs(const struct kc_x *x, void (*fn)(const struct kc_x *,
     void *, const struct agg_buf *, uint64_t, uint32_t), void *arg)
 {
 	struct rgn_aggtot_view tv;
+	const struct agg_buf *ab;
 	struct kdt_err note;
 	uint64_t len;
 	uint32_t b, i = 0;
@@ -438,16 +448,18 @@ kc_x_aggsrcs(const struct kc_x *x, void (*fn)(const struct kc_x *,
 	if (tv.tv_img != NULL)
 		fn(x, arg, tv.tv_img, tv.tv_len, i++);
 	for (b = 0; b < rgn_view_nagg(&x->x_v); b++)
-		if (rgn_agg_take(&x->x_v, &tv, b))
-			fn(x, arg, rgn_view_aggbuf(&x->x_v, b, &len), len, i++);
+		if (rgn_agg_take(&x->x_v, &tv, b)) {
+			/* len is set by the call: not in the argument list */
+			ab = rgn_view_aggbuf(&x->x_v, b, &len);
+			fn(x, arg, ab, len, i++);
+		}
 }
 
-/* kc_x_aggsrcs() callback: one image's entries into x_ents ("arg" is x). */
+/* kc_x_aggsrcs() callback: one image into the table "arg". */
 static void
-kc_x_aggents(const struct kc_x *x, void *arg, const struct agg_buf *ab,
+kc_x_aggsnap(const struct kc_x *x, void *arg, const struct agg_buf *ab,
     uint64_t len, uint32_t i)
 {
-	const struct agg_ent *ae;
 	struct kdt_err ke;
 
 	if (agg_buf_check(ab, len, x->x_den, &ke) != 0) {
@@ -455,36 +467,46 @@ kc_x_aggents(const struct kc_x *x, void *arg, const struct agg_buf *ab,
 		    x->x_prog, x->x_input, i, ke.ke_msg);
 		return;
 	}
-	for (ae = agg_next(ab, NULL); ae != NULL; ae = agg_next(ab, ae))
-		kc_x_addent(arg, ae);
+	(void) kc_aggs_snap(arg, ab);
 }
 
 /*
- * Every CPU's checked buffer, entries sorted by (variable, key) and equal
- * ones merged with agg_data_merge() -- the merge kc_aggs_snap() does.
+ * The aggregations, merged once for the whole export, before the records
+ * are decoded: every image kc_x_aggsrcs() names into one table (x_ka,
+ * kc_agg.h), which printa() records (kc_dec_set_aggs) and the printa
+ * objects print from.
+ */
+static void
+kc_x_aggs_merge(struct kc_x *x)
+{
+	uint64_t len;
+
+	if (x->x_den->den_naggs == 0 || rgn_view_agg(&x->x_v, 0, &len) == NULL)
+		return;
+	if ((x->x_ka = kc_aggs_new(x->x_den)) == NULL) {
+		fprintf(x->x_err, "%s: %s: out of memory for the aggregations\n",
+		    x->x_prog, x->x_input);
+		return;
+	}
+	kc_x_aggsrcs(x, kc_x_aggsnap, x->x_ka);
+	kc_dec_set_aggs(x->x_dec, x->x_ka);
+}
+
+/*
+ * Once the records are decoded: their clear(), trunc(), normalize() and
+ * denormalize() carried out on x_ka as the text output does
+ * (kc_dec_apply_libacts), then its entries into x_ents sorted by
+ * (variable, key).
  */
 static void
 kc_x_aggs(struct kc_x *x)
 {
-	uint64_t len, i, n;
-
-	if (x->x_den->den_naggs == 0 || rgn_view_agg(&x->x_v, 0, &len) == NULL)
+	if (x->x_ka == NULL)
 		return;
-	kc_x_aggsrcs(x, kc_x_aggents, x);
+	x->x_aggpartial = kc_dec_apply_libacts(x->x_dec, x->x_ka, x->x_err);
+	(void) kc_aggs_walk(x->x_ka, kc_x_addent, x);
 	if (x->x_nents > 1)
 		qsort(x->x_ents, x->x_nents, sizeof (*x->x_ents), kc_x_entcmp);
-	for (i = 0, n = 0; i < x->x_nents; i++) {
-		if (n > 0 && kc_x_entcmp(&x->x_ents[n - 1], &x->x_ents[i]) == 0 &&
-		    x->x_ents[n - 1].xe_ag->ag_kind == x->x_ents[i].xe_ag->ag_kind) {
-			agg_data_merge(x->x_ents[i].xe_ag->ag_kind,
-			    x->x_ents[i].xe_ag->ag_arg, x->x_ents[n - 1].xe_data,
-			    x->x_ents[i].xe_data);
-			free(x->x_ents[i].xe_data);
-		} else {
-			x->x_ents[n++] = x->x_ents[i];
-		}
-	}
-	x->x_nents = n;
 }
 
 static const char *
@@ -511,11 +533,11 @@ kc_x_aggval(const struct kc_x_ent *e)
 {
 	switch (e->xe_ag->ag_kind) {
 	case DTRACEAGG_AVG:
-		return kc_agg_avg(e->xe_data, 1);
+		return kc_agg_avg(e->xe_data, e->xe_normal);
 	case DTRACEAGG_STDDEV:
-		return (int64_t)kc_agg_stddev(e->xe_data, 1);
+		return (int64_t)kc_agg_stddev(e->xe_data, e->xe_normal);
 	default:
-		return (int64_t)e->xe_data[0];
+		return (int64_t)e->xe_data[0] / e->xe_normal;
 	}
 }
 
@@ -576,7 +598,7 @@ kc_x_histtotal(const struct kc_x_ent *e)
 
 	for (i = 0; i < n; i++)
 		t += b[i];
-	return t;
+	return t / e->xe_normal;
 }
 
 /* ---- typed items ---- */
@@ -1159,6 +1181,8 @@ kc_x_json_ent(FILE *f, const struct kc_x *x, const struct kc_x_ent *e)
 		kc_x_item(f, &le->le_acts[ag->ag_firstkey + i], e->xe_key, 0);
 	}
 	fputc(']', f);
+	if (e->xe_normal != 1)
+		fprintf(f, ",\"normal\":%lld", (long long)e->xe_normal);
 	if (!kc_x_ishist(ag->ag_kind)) {
 		fprintf(f, ",\"value\":%lld", (long long)kc_x_aggval(e));
 		if (ag->ag_kind == DTRACEAGG_AVG ||
@@ -1182,7 +1206,7 @@ kc_x_json_ent(FILE *f, const struct kc_x *x, const struct kc_x_ent *e)
 		else
 			fprintf(f, "%lld", (long long)lo);
 		fprintf(f, ",\"label\":\"%s\",\"count\":%lld}", lab,
-		    (long long)b[i]);
+		    (long long)(b[i] / e->xe_normal));
 		first = 0;
 	}
 	fprintf(f, "],\"total\":%lld}\n", (long long)kc_x_histtotal(e));
@@ -1227,35 +1251,20 @@ kc_x_keytext(const struct kc_x *x, const struct kc_x_ent *e, char *buf,
 		snprintf(buf, sz, "@%u", e->xe_varid);
 }
 
-/* kc_x_aggsrcs() callback: one checked image into the table "arg". */
-static void
-kc_x_aggsnap(const struct kc_x *x, void *arg, const struct agg_buf *ab,
-    uint64_t len, uint32_t i)
-{
-	struct kdt_err ke;
-
-	if (agg_buf_check(ab, len, x->x_den, &ke) == 0)
-		(void) kc_aggs_snap(arg, ab);
-}
-
 /* dtrace's default printa() text of variable "varid", malloc'ed. */
 static char *
 kc_x_printa(const struct kc_x *x, uint32_t varid)
 {
-	struct kc_aggs *ka;
 	char *t = NULL;
 	size_t tl = 0;
 	FILE *m;
 
-	if ((ka = kc_aggs_new(x->x_den)) == NULL)
+	if (x->x_ka == NULL)
 		return NULL;
-	/* the same images as kc_x_aggs (rgn.h, "Aggregation totals") */
-	kc_x_aggsrcs(x, kc_x_aggsnap, ka);
 	if ((m = open_memstream(&t, &tl)) != NULL) {
-		(void) kc_aggs_printa(ka, m, NULL, &varid, 1);
+		(void) kc_aggs_printa(x->x_ka, m, NULL, &varid, 1);
 		fclose(m);
 	}
-	kc_aggs_free(ka);
 	return t;
 }
 
@@ -2094,8 +2103,9 @@ kc_x_html_hist(FILE *f, const struct kc_x *x, const struct kc_x_ent *e)
 		(void) kc_x_bucket(e->xe_ag, i, &under, lab, sizeof (lab));
 		fprintf(f, "<rect class=\"hbar\" x=\"%u\" y=\"%.1f\" width=\"40\" height=\"%.1f\"><title>%s: %lld</title></rect>"
 		    "<text x=\"%u\" y=\"145\">%s</text><text x=\"%u\" y=\"%.1f\">%lld</text>\n",
-		    5 + k * 44, 120 - bh, bh, lab, (long long)b[i], 5 + k * 44,
-		    lab, 5 + k * 44, 118 - bh, (long long)b[i]);
+		    5 + k * 44, 120 - bh, bh, lab,
+		    (long long)(b[i] / e->xe_normal), 5 + k * 44, lab,
+		    5 + k * 44, 118 - bh, (long long)(b[i] / e->xe_normal));
 	}
 	fputs("</svg>\n", f);
 }
@@ -2341,6 +2351,8 @@ kc_x_free(struct kc_x *x)
 	free(x->x_bads);
 	free(x->x_slices);
 	free(x->x_ents);
+	if (x->x_ka != NULL)
+		kc_aggs_free(x->x_ka);
 	kc_dec_free(x->x_dec);
 	dof_free(x->x_den);
 }
@@ -2425,7 +2437,10 @@ kc_export_region(const void *img, uint64_t len, uint64_t phys,
 		kc_x_free(&x);
 		return 1;
 	}
+	kc_x_aggs_merge(&x);
+	kc_dec_keep_libacts(x.x_dec, 1);	/* carried out on x_ka */
 	kc_x_collect(&x);
+	kc_dec_keep_libacts(x.x_dec, 0);	/* not a speculation's */
 	kc_x_counts_err(&x);
 	kc_x_aggs(&x);
 	if (x.x_fmt != KC_FORMAT_JSON) {
@@ -2440,6 +2455,8 @@ kc_export_region(const void *img, uint64_t len, uint64_t phys,
 		kc_x_html(&x);
 	fflush(out);
 	rv = kc_x_lost(&x, opts);
+	if (x.x_aggpartial && (opts->ko_flags & KC_F_PARTIAL))
+		rv = KC_PARTIAL;
 	kc_x_free(&x);
 	return rv;
 }

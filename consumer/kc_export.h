@@ -52,7 +52,16 @@
  *    "value":N (count, sum, min, max; avg and stddev add "count" and
  *    "sum") or "buckets":[{"lower":N|null, "label":"..", "count":N}...]
  *    (non-empty buckets; lower is null for an underflow bucket) with
- *    "total":N}
+ *    "total":N}.  The entries are the aggregations the text output
+ *    prints at the end, the records' clear(), trunc(), normalize() and
+ *    denormalize() carried out as there (kc_engine.h,
+ *    kc_dec_apply_libacts; under bufpolicy=switch they are not, an error
+ *    line says so and the status is partial): a cleared entry is listed
+ *    with its values 0, a truncated one is not; an entry normalize()
+ *    applies to has "normal":N right after "keys", and its "value",
+ *    bucket "count"s and "total" are what dtrace prints, divided by N
+ *    (integer division), while avg's and stddev's "count" and "sum" stay
+ *    the raw data words
  *   {"type":"printa", "id":N, "text":"dtrace's default printa() text"}
  *   {"type":"end", "records":N, "faults":N, "torn":N, "drops":N,
  *    "aggregation_entries":N}

@@ -27,9 +27,26 @@
 #include "consumer/kc_export.h"
 #include "consumer/kc_sym.h"
 #include "consumer/kc_uprobe.h"
+#include "consumer/kc_ptype.h"
 
 #define KC_MAXARGS	128	/* printf() arguments decoded */
 #define KC_MAXPRINTA	32	/* aggregations of one printa() */
+
+/*
+ * One aggregation action of a dead image's record stream: clear(),
+ * trunc(), normalize(), denormalize() (KDT_LIBACT_*, on variable
+ * la_varid) or an aggregation option's setopt() (la_name, la_value),
+ * kept while the records are decoded and carried out on the merged
+ * aggregations afterwards (kc_dec_apply_libacts).
+ */
+struct kc_libact {
+	uint32_t	la_code;
+	uint32_t	la_varid;
+	int64_t		la_val;
+	int		la_has;
+	char		*la_name;	/* setopt() only */
+	char		*la_value;
+};
 
 struct kc_dec {
 	struct kc_dec_opts kd_o;
@@ -47,6 +64,15 @@ struct kc_dec {
 	uint32_t	kd_nrecs;	/* decoded in this consume */
 	uint64_t	kd_nbad;	/* torn or corrupt spots reported */
 	uint64_t	kd_dynsize;	/* tracemem() dynamic size, or -1 */
+	/* a dead image's aggregation actions, in decode order (below) */
+	struct kc_libact *kd_acts;
+	uint32_t	kd_nacts, kd_capacts;
+	uint32_t	kd_actlost;	/* not kept: out of memory */
+	uint32_t	kd_applied;	/* kd_acts[0, it) carried out on kd_ka */
+	int		kd_actbad;	/* one of them failed (said) */
+	int		kd_keepacts;
+	struct kc_aggs	*kd_ka;		/* a dead image's merged aggregations,
+					   for printa() (kc_dec_set_aggs) */
 };
 
 /* Say where a record problem is: the input for images, nothing live. */
@@ -200,6 +226,8 @@ kc_printa_next(const struct dof_laction *first, const struct dof_laction *la)
 	return first->la_fmt != NULL && la->la_fmt == NULL;
 }
 
+static void kc_apply_kept(struct kc_dec *d);
+
 /* printa(): the PRINTA actions of one statement. */
 static uint32_t
 kc_do_printa(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
@@ -218,6 +246,13 @@ kc_do_printa(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
 		fflush(d->kd_out);
 		d->kd_hooks.dh_printa(d->kd_hooks.dh_arg, first->la_fmt, ids,
 		    n);
+	} else if (d->kd_keepacts && d->kd_ka != NULL) {
+		/* a dead image: the aggregations as the consumer had them
+		   when it would have decoded this record */
+		kc_apply_kept(d);
+		fflush(d->kd_out);
+		(void) kc_aggs_printa(d->kd_ka, d->kd_out, first->la_fmt, ids,
+		    n);
 	}
 	return j - i;
 }
@@ -227,6 +262,45 @@ kc_do_printa(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
  * of the record being printed (dtrace(1) reads its quiet flag when it
  * starts a record and again when it ends one); the rest go to the engine.
  */
+/* Keep one aggregation action of a dead image (kd_keepacts). */
+static void
+kc_keep_libact(struct kc_dec *d, uint32_t code, uint32_t varid,
+    int64_t val, int has, const char *name, const char *value)
+{
+	struct kc_libact *a;
+	uint32_t ncap;
+
+	if (!d->kd_keepacts)
+		return;
+	if (d->kd_nacts == d->kd_capacts) {
+		ncap = d->kd_capacts ? 2 * d->kd_capacts : 16;
+		a = realloc(d->kd_acts, (size_t)ncap * sizeof (*a));
+		if (a == NULL) {
+			d->kd_actlost++; /* kc_dec_apply_libacts says so */
+			return;
+		}
+		d->kd_acts = a;
+		d->kd_capacts = ncap;
+	}
+	a = &d->kd_acts[d->kd_nacts];
+	memset(a, 0, sizeof (*a));
+	a->la_code = code;
+	a->la_varid = varid;
+	a->la_val = val;
+	a->la_has = has;
+	if (name != NULL) {
+		a->la_name = strdup(name);
+		a->la_value = strdup(value);
+		if (a->la_name == NULL || a->la_value == NULL) {
+			free(a->la_name);
+			free(a->la_value);
+			d->kd_actlost++;
+			return;
+		}
+	}
+	d->kd_nacts++;
+}
+
 static void
 kc_setopt(struct kc_dec *d, const char *name, const char *value)
 {
@@ -239,6 +313,8 @@ kc_setopt(struct kc_dec *d, const char *name, const char *value)
 		    d->kd_fmtflags & ~(uint32_t)KC_FMT_RAWBYTES;
 	else if (d->kd_hooks.dh_setopt != NULL)
 		d->kd_hooks.dh_setopt(d->kd_hooks.dh_arg, name, value);
+	else
+		kc_keep_libact(d, KDT_LIBACT_SETOPT, 0, 0, 0, name, value);
 }
 
 /* clear/normalize/denormalize/trunc/setopt/ftruncate.  Returns span. */
@@ -269,11 +345,19 @@ kc_do_libact(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
 			d->kd_hooks.dh_libact(d->kd_hooks.dh_arg, code,
 			    (uint32_t)kc_int_of(la, payload),
 			    nx != NULL ? kc_int_of(nx, payload) : 0, 1);
+		else
+			kc_keep_libact(d, code,
+			    (uint32_t)kc_int_of(la, payload),
+			    nx != NULL ? kc_int_of(nx, payload) : 0, 1, NULL,
+			    NULL);
 		return nx != NULL ? 2 : 1;
 	}
 	if (d->kd_hooks.dh_libact != NULL)
 		d->kd_hooks.dh_libact(d->kd_hooks.dh_arg, code,
 		    (uint32_t)kc_int_of(la, payload), 0, 0);
+	else
+		kc_keep_libact(d, code, (uint32_t)kc_int_of(la, payload), 0,
+		    0, NULL, NULL);
 	return 1;
 }
 
@@ -401,396 +485,18 @@ kc_print_int(struct kc_dec *d, const struct dof_laction *la,
 }
 
 /*
- * print() of a struct, union or array: the action's format is the layout
- * string of compiler/dc.h ("@" T), walked over the recorded bytes to print
- * dtrace's nested form, e.g.
- *
- *	foo_t {
- *	    int [3] a = [ 0x1, 0x2, 0x3 ]
- *	    char [8] s = [ "ab" ]
- *	    int b :4 = 0x1
- *	    struct bar c = {
- *	        long x = 0
- *	    }
- *	}
- *
- * (a struct's closing brace ends without a newline, as dtrace prints it:
- * the next output, or the newline at exit, follows it directly).
- * The layout comes from a DOF that may be damaged (an image): every
- * number is bounds-checked against the record and the nesting is limited,
- * and a malformed layout prints nothing (the record is traced instead).
+ * print() of a struct, union, enum or array: the action's format is a type
+ * layout (common/dof_ptype.h), printed by kc_ptype.c.  1 when printed, 0
+ * when the record is no such (it is traced instead).
  */
-#define KC_PL_DEPTH	16
-
-struct kc_pl {
-	const char	*pl_p;
-	const char	*pl_end;
-};
-
-/* One parsed type header: NAME and KIND with its numbers. */
-struct kc_pt {
-	const char	*pt_name;
-	uint32_t	pt_namelen;
-	char		pt_kind;	/* i p z a s e */
-	char		pt_flag;	/* i: s u c */
-	uint64_t	pt_n1;		/* i,z,e: size; a: count; s: size */
-	uint64_t	pt_n2;		/* s: members; e: enumerators */
-	const char	*pt_elist;	/* e: the first (value, name) pair */
-};
-
-static int
-kc_pl_num(struct kc_pl *c, uint64_t *v)
-{
-	uint64_t n = 0;
-	int any = 0;
-
-	while (c->pl_p < c->pl_end && *c->pl_p >= '0' && *c->pl_p <= '9') {
-		if (n > 0xffffffffull)
-			return -1;
-		n = n * 10 + (uint64_t)(*c->pl_p++ - '0');
-		any = 1;
-	}
-	if (!any || c->pl_p >= c->pl_end || *c->pl_p != ',')
-		return -1;
-	c->pl_p++;
-	*v = n;
-	return 0;
-}
-
-static int
-kc_pl_name(struct kc_pl *c, const char **s, uint32_t *len)
-{
-	uint64_t n;
-
-	if (kc_pl_num(c, &n) != 0 || n > (uint64_t)(c->pl_end - c->pl_p))
-		return -1;
-	*s = c->pl_p;
-	*len = (uint32_t)n;
-	c->pl_p += n;
-	return 0;
-}
-
-static int
-kc_pl_head(struct kc_pl *c, struct kc_pt *t)
-{
-	uint64_t i, v;
-	const char *s;
-	uint32_t n;
-
-	memset(t, 0, sizeof (*t));
-	if (kc_pl_name(c, &t->pt_name, &t->pt_namelen) != 0 ||
-	    c->pl_p >= c->pl_end)
-		return -1;
-	t->pt_kind = *c->pl_p++;
-	switch (t->pt_kind) {
-	case 'i':
-		if (kc_pl_num(c, &t->pt_n1) != 0 || c->pl_p >= c->pl_end ||
-		    (t->pt_n1 != 1 && t->pt_n1 != 2 && t->pt_n1 != 4 &&
-		    t->pt_n1 != 8))
-			return -1;
-		t->pt_flag = *c->pl_p++;
-		return t->pt_flag == 's' || t->pt_flag == 'u' ||
-		    t->pt_flag == 'c' ? 0 : -1;
-	case 'p':
-		t->pt_n1 = 8;
-		return 0;
-	case 'z':
-	case 'a':
-		return kc_pl_num(c, &t->pt_n1);
-	case 's':
-		return kc_pl_num(c, &t->pt_n1) != 0 ||
-		    kc_pl_num(c, &t->pt_n2) != 0 ? -1 : 0;
-	case 'e':
-		if (kc_pl_num(c, &t->pt_n1) != 0 || t->pt_n1 != 4 ||
-		    kc_pl_num(c, &t->pt_n2) != 0)
-			return -1;
-		t->pt_elist = c->pl_p;
-		for (i = 0; i < t->pt_n2; i++)
-			if (kc_pl_num(c, &v) != 0 ||
-			    kc_pl_name(c, &s, &n) != 0)
-				return -1;
-		return 0;
-	}
-	return -1;
-}
-
-/*
- * An enum's value as dtrace prints it: the name of the first enumerator
- * with that value, else the value in decimal.
- */
-static void
-kc_pl_enum(FILE *f, const struct kc_pt *t, const uint8_t *data,
-    const char *end)
-{
-	struct kc_pl c;
-	int32_t v;
-	uint64_t i, ev;
-	const char *s;
-	uint32_t n;
-
-	memcpy(&v, data, sizeof (v));	/* little-endian */
-	c.pl_p = t->pt_elist;
-	c.pl_end = end;
-	for (i = 0; i < t->pt_n2; i++) {
-		if (kc_pl_num(&c, &ev) != 0 || kc_pl_name(&c, &s, &n) != 0)
-			break;
-		if ((int32_t)(uint32_t)ev == v) {
-			fprintf(f, "%.*s", (int)n, s);
-			return;
-		}
-	}
-	fprintf(f, "%d", v);
-}
-
-/* Skip one T; *size gets its size in bytes. */
-static int
-kc_pl_skip(struct kc_pl *c, int depth, uint64_t *size)
-{
-	struct kc_pt t;
-	uint64_t i, u, el;
-	const char *s;
-	uint32_t n;
-
-	if (depth > KC_PL_DEPTH || kc_pl_head(c, &t) != 0)
-		return -1;
-	switch (t.pt_kind) {
-	case 'a':
-		if (kc_pl_skip(c, depth + 1, &el) != 0)
-			return -1;
-		*size = el * t.pt_n1;
-		return *size > 0xffffffffull ? -1 : 0;
-	case 's':
-		for (i = 0; i < t.pt_n2; i++)
-			if (kc_pl_num(c, &u) != 0 || kc_pl_num(c, &u) != 0 ||
-			    kc_pl_num(c, &u) != 0 ||
-			    kc_pl_name(c, &s, &n) != 0 ||
-			    kc_pl_skip(c, depth + 1, &u) != 0)
-				return -1;
-		/* FALLTHROUGH */
-	default:
-		*size = t.pt_n1;
-		return 0;
-	}
-}
-
-static void
-kc_pl_indent(FILE *f, int depth)
-{
-	fprintf(f, "%*s", depth * 4, "");
-}
-
-static uint64_t
-kc_pl_int(const uint8_t *p, uint64_t size)
-{
-	uint64_t v = 0;
-
-	memcpy(&v, p, (size_t)size);	/* little-endian */
-	return v;
-}
-
-static void
-kc_pl_char(FILE *f, uint64_t v)
-{
-	if (v != 0 && isprint((int)v))
-		fprintf(f, "'%c'", (int)v);
-	else if (v == 0)
-		fputs("'\\0'", f);
-	else
-		fprintf(f, "'\\%03o'", (unsigned)(uint8_t)v);
-}
-
-/* Is this char array a string: printable bytes, then a NUL inside it? */
-static int
-kc_pl_isstr(const uint8_t *p, uint64_t n, uint64_t *len)
-{
-	uint64_t i;
-
-	for (i = 0; i < n && p[i] != '\0'; i++)
-		if (!isprint(p[i]))
-			return 0;
-	*len = i;
-	return i < n;
-}
-
-static int kc_pl_value(FILE *f, struct kc_pl *c, const uint8_t *data,
-    uint64_t avail, int depth, int top);
-
-/* The members of a struct (the cursor is past its head), at depth. */
-static int
-kc_pl_members(FILE *f, struct kc_pl *c, const struct kc_pt *t,
-    const uint8_t *data, uint64_t avail, int depth)
-{
-	uint64_t i, off, boff, bits, v;
-	struct kc_pl peek;
-	struct kc_pt mt;
-	const char *mn;
-	uint32_t mnl;
-
-	for (i = 0; i < t->pt_n2; i++) {
-		if (kc_pl_num(c, &off) != 0 || kc_pl_num(c, &boff) != 0 ||
-		    kc_pl_num(c, &bits) != 0 || kc_pl_name(c, &mn, &mnl) != 0)
-			return -1;
-		peek = *c;
-		if (kc_pl_head(&peek, &mt) != 0 || off > avail)
-			return -1;
-		kc_pl_indent(f, depth);
-		fprintf(f, "%.*s%s%.*s", (int)mt.pt_namelen, mt.pt_name,
-		    mt.pt_namelen > 0 && mt.pt_name[mt.pt_namelen - 1] == '*' ?
-		    "" : " ", (int)mnl, mn);
-		if (bits != 0) {
-			if (mt.pt_kind != 'i' || bits > 64 || boff >= 64 ||
-			    off + mt.pt_n1 > avail)
-				return -1;
-			*c = peek;
-			v = kc_pl_int(data + off, mt.pt_n1) >> boff;
-			if (bits < 64)
-				v &= (1ull << bits) - 1;
-			fprintf(f, " :%u = %#llx\n", (unsigned)bits,
-			    (unsigned long long)v);
-			continue;
-		}
-		fputs(" = ", f);
-		if (kc_pl_value(f, c, data + off, avail - off, depth, 0) != 0)
-			return -1;
-		fputc('\n', f);
-	}
-	return 0;
-}
-
-/*
- * The value of the T at the cursor over data (avail bytes readable), as a
- * member at depth (top: the print() argument itself).
- */
-static int
-kc_pl_value(FILE *f, struct kc_pl *c, const uint8_t *data, uint64_t avail,
-    int depth, int top)
-{
-	struct kc_pl el;
-	struct kc_pt t, et;
-	uint64_t i, esize, len, v;
-
-	if (depth > KC_PL_DEPTH || kc_pl_head(c, &t) != 0)
-		return -1;
-	switch (t.pt_kind) {
-	case 'i':
-	case 'p':
-		if (t.pt_n1 > avail)
-			return -1;
-		v = kc_pl_int(data, t.pt_n1);
-		if (t.pt_flag == 'c')
-			kc_pl_char(f, v);
-		else
-			fprintf(f, "%#llx", (unsigned long long)v);
-		return 0;
-	case 'e':
-		if (t.pt_n1 > avail)
-			return -1;
-		kc_pl_enum(f, &t, data, c->pl_end);
-		return 0;
-	case 'z':
-		if (t.pt_n1 > avail)
-			return -1;
-		for (len = 0; len < t.pt_n1 && data[len] != '\0'; len++)
-			;
-		fprintf(f, "[ \"%.*s\" ]", (int)len, (const char *)data);
-		return 0;
-	case 's':
-		fputs("{\n", f);
-		if (t.pt_n1 > avail ||
-		    kc_pl_members(f, c, &t, data, avail, depth + 1) != 0)
-			return -1;
-		kc_pl_indent(f, depth);
-		fputc('}', f);
-		return 0;
-	case 'a':
-		break;
-	default:
-		return -1;
-	}
-	el = *c;
-	if (kc_pl_skip(c, depth + 1, &esize) != 0 || esize * t.pt_n1 > avail)
-		return -1;
-	{
-		struct kc_pl h = el;
-
-		if (kc_pl_head(&h, &et) != 0)
-			return -1;
-	}
-	if (et.pt_kind == 'i' && et.pt_flag == 'c' &&
-	    kc_pl_isstr(data, t.pt_n1, &len)) {
-		fprintf(f, top ? "\"%.*s\"" : "[ \"%.*s\" ]", (int)len,
-		    (const char *)data);
-		return 0;
-	}
-	if (et.pt_kind == 's') {
-		fputs("[ \n", f);
-		for (i = 0; i < t.pt_n1; i++) {
-			struct kc_pl h = el;
-
-			if (kc_pl_head(&h, &et) != 0)
-				return -1;
-			kc_pl_indent(f, depth + 1);
-			fprintf(f, "%.*s {\n", (int)et.pt_namelen, et.pt_name);
-			if (kc_pl_members(f, &h, &et, data + i * esize,
-			    avail - i * esize, depth + 2) != 0)
-				return -1;
-			kc_pl_indent(f, depth + 1);
-			fputs(i + 1 < t.pt_n1 ? "}, \n" : "}\n", f);
-		}
-		kc_pl_indent(f, depth);
-		fputc(']', f);
-		return 0;
-	}
-	fputs("[ ", f);
-	for (i = 0; i < t.pt_n1; i++) {
-		struct kc_pl h = el;
-
-		if (i > 0)
-			fputs(", ", f);
-		if (kc_pl_value(f, &h, data + i * esize, avail - i * esize,
-		    depth + 1, 0) != 0)
-			return -1;
-	}
-	fputs(" ]", f);
-	return 0;
-}
-
-/* print() with a layout: 1 when printed, 0 when the record is no such. */
 static int
 kc_print_sou(struct kc_dec *d, const struct dof_laction *la,
     const uint8_t *payload)
 {
-	struct kc_pl c;
-	struct kc_pt t;
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f;
-	int rc;
-
 	if (la->la_fmt == NULL || la->la_fmt[0] != '@' || la->la_rec_isstr)
 		return 0;
-	c.pl_p = la->la_fmt + 1;
-	c.pl_end = c.pl_p + strlen(c.pl_p);
-	{
-		struct kc_pl h = c;
-
-		if (kc_pl_head(&h, &t) != 0)
-			return 0;
-	}
-	/* into memory first: a malformed layout prints nothing */
-	f = open_memstream(&buf, &size);
-	if (f == NULL)
-		return 0;
-	fprintf(f, "%.*s ", (int)t.pt_namelen, t.pt_name);
-	rc = kc_pl_value(f, &c, payload + la->la_rec_off, la->la_rec_size, 0,
-	    1);
-	if (t.pt_kind != 's')	/* as dtrace: no newline after the last } */
-		fputc('\n', f);
-	fclose(f);
-	if (rc == 0)
-		fwrite(buf, 1, size, d->kd_out);
-	free(buf);
-	return rc == 0;
+	return kc_ptype_print(d->kd_out, la->la_fmt, payload + la->la_rec_off,
+	    la->la_rec_size);
 }
 
 /* One plain action (not a statement spanning several).  Probe-free. */
@@ -971,7 +677,124 @@ kc_dec_free(struct kc_dec *d)
 	if (d->kd_own != NULL)
 		fclose(d->kd_own);
 	free(d->kd_next);
+	while (d->kd_nacts > 0) {
+		d->kd_nacts--;
+		free(d->kd_acts[d->kd_nacts].la_name);
+		free(d->kd_acts[d->kd_nacts].la_value);
+	}
+	free(d->kd_acts);
 	free(d);
+}
+
+void
+kc_dec_keep_libacts(struct kc_dec *d, int on)
+{
+	d->kd_keepacts = on && !d->kd_live;
+}
+
+void
+kc_dec_set_aggs(struct kc_dec *d, struct kc_aggs *ka)
+{
+	d->kd_ka = ka;
+}
+
+/* Does the enabling use clear(), trunc(), normalize() or denormalize()? */
+static int
+kc_has_aggacts(const struct dof_enabling *den)
+{
+	const struct dof_laction *la;
+	uint32_t e, i;
+
+	for (e = 0; e < den->den_necbs; e++)
+		for (i = 0; i < den->den_ecbs[e].le_nacts; i++) {
+			la = &den->den_ecbs[e].le_acts[i];
+			if (la->la_kind == DTRACEACT_LIBACT &&
+			    la->la_arg >= KDT_LIBACT_CLEAR &&
+			    la->la_arg <= KDT_LIBACT_TRUNC)
+				return 1;
+		}
+	return 0;
+}
+
+/*
+ * Did a live consumer read these records under bufpolicy=switch?  kdt.ko
+ * writes such a state's buffers with the fill writer (rh_policy fill,
+ * never switch: rgn.h) and picks switch for a live state whose program
+ * asked for neither ring nor fill (kmod/kd_cs.c kd_pick_policy; a live
+ * state in the reserved region gets ring then, and refuses switch).
+ */
+static int
+kc_region_switched(const struct rgn_view *v, const struct dof_enabling *den)
+{
+	uint64_t p = den->den_opts[DTRACEOPT_BUFPOLICY];
+
+	return (v->rv_hdr->rh_flags & RGN_F_ANON) == 0 &&
+	    v->rv_hdr->rh_policy == DTRACEOPT_BUFPOLICY_FILL &&
+	    p != DTRACEOPT_BUFPOLICY_RING && p != DTRACEOPT_BUFPOLICY_FILL;
+}
+
+static const char *
+kc_libact_name(uint32_t code)
+{
+	switch (code) {
+	case KDT_LIBACT_CLEAR: return "clear()";
+	case KDT_LIBACT_NORMALIZE: return "normalize()";
+	case KDT_LIBACT_DENORMALIZE: return "denormalize()";
+	case KDT_LIBACT_TRUNC: return "trunc()";
+	}
+	return "aggregation action";
+}
+
+/* Carry out the kept actions not carried out yet on kd_ka. */
+static void
+kc_apply_kept(struct kc_dec *d)
+{
+	const int sw = kc_region_switched(d->kd_view, d->kd_den);
+	const struct kc_libact *a;
+
+	for (; d->kd_ka != NULL && d->kd_applied < d->kd_nacts;
+	    d->kd_applied++) {
+		a = &d->kd_acts[d->kd_applied];
+		if (a->la_code == KDT_LIBACT_SETOPT) {
+			/* the last value of an option wins, consumed or not */
+			(void) kc_aggs_setopt_name(d->kd_ka, a->la_name,
+			    a->la_value);
+			continue;
+		}
+		if (sw)
+			continue;	/* kc_dec_apply_libacts says so */
+		if (kc_aggs_libact(d->kd_ka, a->la_code, a->la_varid,
+		    a->la_val, a->la_has) != 0) {
+			fprintf(d->kd_o.do_err, "%s: %s: %s on aggregation variable %u with value %lld left out: no such aggregation or a bad value\n",
+			    d->kd_o.do_prog, d->kd_o.do_input,
+			    kc_libact_name(a->la_code), a->la_varid,
+			    (long long)a->la_val);
+			d->kd_actbad = 1;
+		}
+	}
+}
+
+int
+kc_dec_apply_libacts(struct kc_dec *d, struct kc_aggs *ka, FILE *err)
+{
+	const char *prog = d->kd_o.do_prog, *input = d->kd_o.do_input;
+	int rv;
+
+	d->kd_ka = ka;
+	kc_apply_kept(d);
+	rv = d->kd_actbad;
+	if (kc_region_switched(d->kd_view, d->kd_den) &&
+	    kc_has_aggacts(d->kd_den)) {
+		fprintf(err, "%s: %s: aggregations partial: the program uses clear(), trunc(), normalize() or denormalize() and its consumer read the buffers under bufpolicy=switch: the numbers printed are the consumer's totals (which hold every such action it took before its last totals write, none it took after it, and no normalize()) and the buffers they do not cover, with no action applied, because the dump cannot tell which of the records the consumer had acted on\n",
+		    prog, input);
+		rv = 1;
+	}
+	if (d->kd_actlost != 0) {
+		fprintf(err, "%s: %s: aggregations partial: out of memory keeping %u aggregation action(s) of the records: not applied\n",
+		    prog, input, d->kd_actlost);
+		rv = 1;
+	}
+	return rv;
 }
 
 int
@@ -1214,32 +1037,64 @@ kc_load(const char *prog, const char *input, FILE *err, struct rgn_view *v,
 
 /*
  * The aggregations an image holds (rgn.h: the anonymous enabling keeps
- * them in the region), merged across CPUs and printed as dtrace prints
- * them when tracing stops -- after the final newline, each not yet
- * printed aggregation sorted.  A buffer that fails agg_buf_check() is
- * reported and left out; aggregation drops are reported per CPU.  A live
- * state's region holds the consumer's totals too (kc_aggs_region()).
- * 1 when something was left out or is missing (counted as partial).
+ * them in the region), merged across CPUs -- a live state's region holds
+ * the consumer's totals too (kc_aggs_region()) -- before the records are
+ * decoded, so printa() records print them as the consumer would have
+ * (kc_dec_set_aggs).  What the merge reports (a buffer that fails
+ * agg_buf_check() is left out, aggregation drops per CPU, missing
+ * intervals) is kept in *msgs and said after the records, where it
+ * always was.  NULL when there are none; *rv 1 when something was left
+ * out or is missing (counted as partial).
  */
-static uint64_t
-kc_region_aggs(const struct rgn_view *v, const struct dof_enabling *den,
-    const char *prog, const char *input, FILE *out, FILE *err)
+static struct kc_aggs *
+kc_region_aggs_merge(const struct rgn_view *v,
+    const struct dof_enabling *den, const char *prog, const char *input,
+    char **msgs, int *rv)
 {
 	struct kc_aggs *ka;
 	uint64_t len;
-	int rv;
+	size_t ml = 0;
+	FILE *m;
 
+	*msgs = NULL;
+	*rv = 0;
 	if (den->den_naggs == 0 || rgn_view_agg(v, 0, &len) == NULL)
-		return 0;
+		return NULL;
+	if ((m = open_memstream(msgs, &ml)) == NULL)
+		return NULL;
 	if ((ka = kc_aggs_new(den)) == NULL) {
-		fprintf(err, "%s: %s: out of memory for the aggregations\n",
+		fprintf(m, "%s: %s: out of memory for the aggregations\n",
 		    prog, input);
-		return 1;
+		*rv = 1;
+	} else if ((*rv = kc_aggs_region(ka, v, prog, input, m)) < 0) {
+		/* a live state's totals and buffers: rgn.h, "Aggregation
+		   totals" */
+		fprintf(m, "%s: %s: out of memory merging the aggregations\n",
+		    prog, input);
+		*rv = 1;
 	}
-	/* a live state's totals and buffers: rgn.h, "Aggregation totals" */
-	if ((rv = kc_aggs_region(ka, v, prog, input, err)) < 0)
-		fprintf(err, "%s: %s: out of memory merging the aggregations\n",
-		    prog, input);
+	fclose(m);
+	return ka;
+}
+
+/*
+ * The aggregations printed as dtrace prints them when tracing stops --
+ * after the final newline, each not yet printed by printa() sorted --
+ * once the records' clear/trunc/normalize are carried out, as the
+ * consumer would (kc_dec_apply_libacts).  The merge's messages first.
+ * 1 when something was left out or is missing.
+ */
+static uint64_t
+kc_region_aggs(struct kc_dec *d, struct kc_aggs *ka, char *msgs, int rv,
+    FILE *out, FILE *err)
+{
+	if (msgs != NULL)
+		fputs(msgs, err);
+	free(msgs);
+	if (ka == NULL)
+		return rv != 0;
+	if (kc_dec_apply_libacts(d, ka, err) != 0)
+		rv = 1;
 	(void) kc_aggs_print_all(ka, out);
 	kc_aggs_free(ka);
 	return rv != 0;
@@ -1254,9 +1109,11 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 	struct kc_vars_io vio;
 	struct rgn_view v;
 	struct kc_dec *d;
+	struct kc_aggs *ka;
 	uint32_t cpu, lost;
+	char *msgs;
 	uint64_t q;
-	int rv;
+	int rv, arv;
 
 	if (opts != NULL && opts->ko_format != KC_FORMAT_TEXT)
 		return kc_export_region(img, len, phys, input, out, err, opts);
@@ -1278,6 +1135,9 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 		dof_free(den);
 		return 1;
 	}
+	ka = kc_region_aggs_merge(&v, den, o.do_prog, input, &msgs, &arv);
+	kc_dec_set_aggs(d, ka);		/* printa() */
+	kc_dec_keep_libacts(d, 1);	/* carried out on ka */
 	if (opts != NULL && (opts->ko_flags & KC_F_MERGE))
 		kc_print_merged(d, &v);
 	else
@@ -1287,6 +1147,7 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 			(void) kc_dec_consume(d, cpu);
 			kc_cpu_counts(&v, o.do_prog, err, cpu);
 		}
+	kc_dec_keep_libacts(d, 0);	/* not a speculation's */
 	/* uncommitted speculations, then --vars (kc_vars.h) */
 	vio.vi_prog = o.do_prog;
 	vio.vi_input = input;
@@ -1295,7 +1156,7 @@ kc_print_region_opts(const void *img, uint64_t len, uint64_t phys,
 	vio.vi_json = 0;
 	d->kd_nbad += kc_region_specs(d, &v, &vio);
 	fputc('\n', out);
-	d->kd_nbad += kc_region_aggs(&v, den, o.do_prog, input, out, err);
+	d->kd_nbad += kc_region_aggs(d, ka, msgs, arv, out, err);
 	if (opts != NULL && (opts->ko_flags & KC_F_VARS))
 		d->kd_nbad += kc_region_vars(&v, den, &vio);
 	rv = 0;

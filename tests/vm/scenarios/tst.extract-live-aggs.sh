@@ -15,10 +15,20 @@
 #    that chunk snapshotted, merged, written as totals or still in the
 #    buffers, whichever the timing gave.
 #
+#  F (bufpolicy=ring, aggrate=50ms) counts /bin/gpl-F's NF getppid()
+#    calls into @n and @z while tick-20ms records normalize(@n, 10) and
+#    clear(@z), then stays running: a consumer under ring acts on those
+#    records when it stops, so the dump must print @n normalized and @z
+#    cleared (consumer/kc_engine.h, kc_dec_apply_libacts).  Before the
+#    panic run the same program runs to its end once in the guest; what
+#    that live kdt prints (second serial port) is F's block, byte for
+#    byte.
+#
 # On the QMP dump kdt-extract must print exactly the aggregations the
 # consumers had: @c[gpl-E] = NE, @c[gpl-D] = (CHUNKS + 1) * PER and D's
-# quantize of 0..PER-1 per process, (CHUNKS + 1) times; nothing on
-# stderr (no partial totals, no missing interval).  The regions' order
+# quantize of 0..PER-1 per process, (CHUNKS + 1) times, F's as its live
+# twin printed them; nothing on stderr (no partial totals, no missing
+# interval).  The regions' order
 # and labels differ from boot to boot, so the blocks are compared with
 # the .out file with the labels normalised and the blocks sorted.  The
 # crash(8) extension ("kdt -q" in crash on the same dump) must print the
@@ -30,6 +40,7 @@ kv_need_all
 work=$(mktemp -d "$KV_TOP/build/vm-extract-live-aggs.XXXXXX")
 trap '[ -n "${KDT_KEEP:-}" ] || rm -rf "$work"' EXIT
 NE=77
+NF=230
 CHUNKS=6
 PER=50
 
@@ -37,6 +48,9 @@ gcc -static -O2 -o "$work/gpl" "$KV_PROGS/getppid-loop.c" ||
     kv_fail "cannot build the static getppid-loop"
 printf '/bin/gpl-E %s\ntouch /tmp/E.done\nexec sleep 100000\n' "$NE" \
     > "$work/wE.sh"
+printf '/bin/gpl-F %s\nsleep 0.4\n' "$NF" > "$work/wF1.sh"
+printf '/bin/sh /wF1.sh\ntouch /tmp/F.done\nexec sleep 100000\n' \
+    > "$work/wF.sh"
 cat > "$work/wD.sh" <<EOS
 i=0
 while [ \$i -lt $CHUNKS ]; do /bin/gpl-D $PER; sleep 0.1; i=\$((i + 1)); done
@@ -44,12 +58,17 @@ while [ \$i -lt $CHUNKS ]; do /bin/gpl-D $PER; sleep 0.1; i=\$((i + 1)); done
 echo c > /proc/sysrq-trigger
 EOS
 PE='syscall::getppid:entry /execname == "gpl-E"/ { @c[execname] = count(); }'
+PF='syscall::getppid:entry /execname == "gpl-F"/ { @n[execname] = count(); @z[execname] = count(); } tick-20ms { normalize(@n, 10); clear(@z); }'
 PD='syscall::getppid:entry /execname == "gpl-D"/ { @c[execname] = count(); @q = quantize(self->n++); }'
 "$KV_VM" --add-kdt --smp "$KV_SMP" --timeout 300 \
     --add "$work/gpl:/bin/gpl-E" --add "$work/gpl:/bin/gpl-D" \
-    --add "$work/wE.sh:/wE.sh" --add "$work/wD.sh:/wD.sh" \
+    --add "$work/gpl:/bin/gpl-F" --add "$work/wF.sh:/wF.sh" \
+    --add "$work/wF1.sh:/wF1.sh" --add "$work/wE.sh:/wE.sh" \
+    --add "$work/wD.sh:/wD.sh" --guest-out "$work/live.out" \
+    --run "kdt -q -x bufpolicy=ring -x aggrate=50ms -n '$PF' -c '/bin/sh /wF1.sh' > /dev/ttyS1" \
+    --run "kdt -q -x bufpolicy=ring -x aggrate=50ms -n '$PF' -c '/bin/sh /wF.sh' > /tmp/F.out 2>&1 &" \
     --run "kdt -q -x aggrate=3600s -n '$PE' -c '/bin/sh /wE.sh' > /tmp/E.out 2>&1 &" \
-    --run 'i=0; while [ ! -e /tmp/E.done ]; do i=$((i + 1)); [ $i -lt 300 ] || { cat /tmp/E.out; exit 1; }; sleep 1; done' \
+    --run 'i=0; while [ ! -e /tmp/E.done ] || [ ! -e /tmp/F.done ]; do i=$((i + 1)); [ $i -lt 300 ] || { cat /tmp/E.out /tmp/F.out; exit 1; }; sleep 1; done' \
     --run "kdt -q -x aggrate=50ms -n '$PD' -c '/bin/sh /wD.sh' 2>&1" \
     --panic-during --dump "$work/dump.elf" --workdir "$work/vm" \
     --prefix 'guest| ' --quiet || kv_fail "boot failed"
@@ -59,8 +78,8 @@ PD='syscall::getppid:entry /execname == "gpl-D"/ { @c[execname] = count(); @q = 
 echo "--- kdt-extract on the dump:"
 cat "$work/out"
 [ ! -s "$work/err" ] || kv_fail "stderr: $(cat "$work/err")"
-[ "$(grep -c '^== region [12] of 2: live session, state id [0-9a-f]\{32\}, at phys 0x[0-9a-f]* ==$' "$work/out")" = 2 ] ||
-    kv_fail "not two labelled live sessions"
+[ "$(grep -c '^== region [123] of 3: live session, state id [0-9a-f]\{32\}, at phys 0x[0-9a-f]* ==$' "$work/out")" = 3 ] ||
+    kv_fail "not three labelled live sessions"
 grep -q "^  gpl-E  *$NE\$" "$work/out" || kv_fail "@c[gpl-E] is not $NE"
 grep -q "^  gpl-D  *$(((CHUNKS + 1) * PER))\$" "$work/out" ||
     kv_fail "@c[gpl-D] is not $(((CHUNKS + 1) * PER))"
@@ -86,6 +105,17 @@ for b in sorted(blocks, key=key):
 PY
 diff -u "$(dirname "$0")/tst.extract-live-aggs.out" "$work/norm" ||
     kv_fail "the aggregations differ from tst.extract-live-aggs.out"
+# F's block is what its live twin printed when it stopped
+echo "--- the live kdt of F's program printed:"
+cat "$work/live.out"
+python3 - "$work/norm" "$work/live.out" <<'PY' || kv_fail "F's block differs from what the live kdt printed"
+import sys
+blocks = open(sys.argv[1]).read().split("== region: live session, state id ID, at phys PA ==\n")
+live = open(sys.argv[2], newline="").read().replace("\r\n", "\n")
+f = [b for b in blocks if "gpl-F" in b]
+if len(f) != 1 or f[0].rstrip("\n") != live.rstrip("\n"):
+    sys.exit("F's block %r, live %r" % (f, live))
+PY
 
 # The crash(8) extension decodes with the same code: "kdt -q" inside
 # crash on the same dump prints the same bytes (as tst.crash-ext, which
