@@ -30,15 +30,15 @@ typedef unsigned long long agg_ull;
 
 /* ---- quantize ---- */
 
-/* Index of the highest set bit of a non-zero value. */
-static uint32_t
+/*
+ * Index of the highest set bit of a non-zero value: one bsr/lzcnt, not a
+ * loop of up to 63 shifts (a kernel address as quantize()'s value cost
+ * ~190 instructions per firing that way).
+ */
+static inline uint32_t
 agg_log2(uint64_t v)
 {
-	uint32_t n = 0;
-
-	while (v >>= 1)
-		n++;
-	return n;
+	return v == 0 ? 0 : 63 - (uint32_t)__builtin_clzll(v);
 }
 
 uint32_t
@@ -430,30 +430,49 @@ agg_buf_reset(struct agg_buf *ab)
 	ab->ab_last = 0;
 }
 
-/* FNV-1a over the aggregation id and the key bytes. */
+#define AGG_FNV_PRIME	16777619u
+
+/*
+ * FNV-1a over the aggregation id and the key bytes.  "len" bytes are
+ * hashed one by one; the "zeros" bytes after them are known to be zero:
+ * each would only multiply by the prime (x ^ 0 == x), so they are applied
+ * as one multiplication by prime^zeros -- the same hash as over all
+ * len + zeros bytes, for a string key in a long strsize field at the
+ * cost of its characters (agg_update_sig()).
+ */
 static uint32_t
-agg_hash(uint32_t aggid, const uint8_t *key, uint32_t len)
+agg_hash(uint32_t aggid, const uint8_t *key, uint32_t len, uint32_t zeros)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = 2166136261u, m = AGG_FNV_PRIME, p = 1;
 	uint32_t i;
 
 	for (i = 0; i < 4; i++) {
 		h ^= (aggid >> (8 * i)) & 0xff;
-		h *= 16777619u;
+		h *= AGG_FNV_PRIME;
 	}
 	for (i = 0; i < len; i++) {
 		h ^= key[i];
-		h *= 16777619u;
+		h *= AGG_FNV_PRIME;
 	}
-	return h;
+	for (; zeros != 0; zeros >>= 1) {	/* p = prime^zeros, mod 2^32 */
+		if (zeros & 1)
+			p *= m;
+		m *= m;
+	}
+	return h * p;
 }
 
-/* Equal keys; the common integer sizes without a call to memcmp. */
+/*
+ * Equal keys; the common integer sizes without a call to memcmp, longer
+ * keys (multiples of 8 bytes, agg.h) a word at a time: memcmp() is a byte
+ * loop in the kernel, ~5 instructions a byte of a 256-byte string key.
+ */
 static inline __attribute__((__always_inline__)) int
 agg_key_eq(const void *a, const void *b, uint32_t n)
 {
+	const uint8_t *pa = a, *pb = b;
 	uint64_t x8, y8;
-	uint32_t x4, y4;
+	uint32_t x4, y4, i;
 
 	if (n == 8) {
 		memcpy(&x8, a, 8);
@@ -465,12 +484,38 @@ agg_key_eq(const void *a, const void *b, uint32_t n)
 		memcpy(&y4, b, 4);
 		return x4 == y4;
 	}
-	return n == 0 || memcmp(a, b, n) == 0;
+	if ((n & 7) != 0)
+		return n == 0 || memcmp(a, b, n) == 0;
+	for (i = 0; i < n; i += 8) {
+		memcpy(&x8, pa + i, 8);
+		memcpy(&y8, pb + i, 8);
+		if (x8 != y8)
+			return 0;
+	}
+	return 1;
+}
+
+/* The entry of "ag" and "key" (its first "sig" bytes compared, agg_update_sig). */
+/* Equal keys of "n" bytes, n a multiple of 8: words only, no call. */
+static inline int
+agg_words_eq(const void *a, const void *b, uint32_t n)
+{
+	const uint8_t *pa = a, *pb = b;
+	uint64_t x8, y8;
+	uint32_t i;
+
+	for (i = 0; i < n; i += 8) {
+		memcpy(&x8, pa + i, 8);
+		memcpy(&y8, pb + i, 8);
+		if (x8 != y8)
+			return 0;
+	}
+	return 1;
 }
 
 static struct agg_ent *
 agg_find(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
-    uint32_t hash)
+    uint32_t sig, uint32_t hash)
 {
 	uint8_t *base = (uint8_t *)ab;
 	uint32_t off = agg_heads(ab)[hash & (ab->ab_nbuckets - 1)];
@@ -479,7 +524,7 @@ agg_find(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
 	while (off != 0) {
 		ae = (struct agg_ent *)(base + off);
 		if (ae->ae_hash == hash && ae->ae_aggid == ag->ag_id &&
-		    agg_key_eq(ae + 1, key, ag->ag_keysize))
+		    agg_key_eq(ae + 1, key, sig))
 			return ae;
 		off = ae->ae_next;
 	}
@@ -488,12 +533,13 @@ agg_find(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
 
 /*
  * agg_update() past the one-entry cache (below): hash, chain walk, a new
- * entry when absent.  Out of line, so that a cache hit does not pay the
+ * entry when absent ("sig": agg_update_sig(); last, so that the callers
+ * pass val and incr in the registers they got them in).  Out of line, so that a cache hit does not pay the
  * saved registers of this path.  Probe context.
  */
 static __attribute__((__noinline__)) int
 agg_update_find(struct agg_buf *ab, const struct dof_agg *ag,
-    const void *key, int64_t val, int64_t incr)
+    const void *key, int64_t val, int64_t incr, uint32_t sig)
 {
 	uint32_t hash, *head;
 	struct agg_ent *ae;
@@ -502,12 +548,11 @@ agg_update_find(struct agg_buf *ab, const struct dof_agg *ag,
 	/* the cache for the key sizes agg_update() leaves to this path */
 	if (ab->ab_last - ab->ab_heap_off < ab->ab_heap_used) {
 		ae = (struct agg_ent *)((uint8_t *)ab + ab->ab_last);
-		if (ae->ae_aggid == ag->ag_id &&
-		    agg_key_eq(ae + 1, key, ag->ag_keysize))
+		if (ae->ae_aggid == ag->ag_id && agg_key_eq(ae + 1, key, sig))
 			goto apply;
 	}
-	hash = agg_hash(ag->ag_id, key, ag->ag_keysize);
-	ae = agg_find(ab, ag, key, hash);
+	hash = agg_hash(ag->ag_id, key, sig, ag->ag_keysize - sig);
+	ae = agg_find(ab, ag, key, sig, hash);
 	if (ae == NULL) {
 		need = AGG_ENT_HDRSIZE + (uint64_t)ag->ag_keysize +
 		    ag->ag_datasize;
@@ -574,7 +619,49 @@ agg_update(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
 			return 0;
 		}
 	}
-	return agg_update_find(ab, ag, key, val, incr);
+	return agg_update_find(ab, ag, key, val, incr, n);
+}
+
+/*
+ * Probe context.  agg_update() for a key whose bytes from "sig" (a
+ * multiple of 8, at most ag_keysize) to ag_keysize are zero, as are those
+ * of every entry of "ag" in the buffer -- the caller knows every key of
+ * the aggregation is written that way (ecb.c's simple execname keys: the
+ * task name, then zeros to strsize).  Only the first "sig" bytes are
+ * compared and hashed one by one; the hash, the entry and the value are
+ * those agg_update() makes.
+ */
+/*
+ * agg_data_apply() returning agg_update()'s 0: a cache hit in
+ * agg_update_sig() ends in a tail call to it, so that the hit path
+ * saves no register.  Probe context.
+ */
+static __attribute__((__noinline__)) int
+agg_apply_hit(const struct dof_agg *ag, uint64_t *data, int64_t val,
+    int64_t incr)
+{
+	agg_data_apply(ag->ag_kind, ag->ag_arg, data, val, incr);
+	return 0;
+}
+
+int
+agg_update_sig(struct agg_buf *ab, const struct dof_agg *ag,
+    const void *key, uint32_t sig, int64_t val, int64_t incr)
+{
+	struct agg_ent *ae;
+
+	if (sig > ag->ag_keysize || (sig & 7) != 0)
+		sig = ag->ag_keysize;
+	/* the one-entry cache, as agg_update()'s, for keys of whole words
+	   (every key: agg.h) */
+	if (ab->ab_last - ab->ab_heap_off < ab->ab_heap_used &&
+	    (sig & 7) == 0) {
+		ae = (struct agg_ent *)((uint8_t *)ab + ab->ab_last);
+		if (ae->ae_aggid == ag->ag_id && agg_words_eq(ae + 1, key, sig))
+			return agg_apply_hit(ag, (uint64_t *)((uint8_t *)(ae + 1) +
+			    ag->ag_keysize), val, incr);
+	}
+	return agg_update_find(ab, ag, key, val, incr, sig);
 }
 
 /* Header rules B1-B4 of agg_buf_check. */

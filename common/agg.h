@@ -161,6 +161,14 @@ void agg_buf_reset(struct agg_buf *ab);
  */
 int agg_update(struct agg_buf *ab, const struct dof_agg *ag, const void *key,
     int64_t val, int64_t incr);
+/*
+ * agg_update() when bytes [sig, ag_keysize) of "key" and of every entry
+ * of "ag" in the buffer are known to be zero ("sig" a multiple of 8):
+ * only "sig" bytes are compared and hashed byte by byte, with the same
+ * result (ae_hash is the same hash of the whole key).  Probe context.
+ */
+int agg_update_sig(struct agg_buf *ab, const struct dof_agg *ag,
+    const void *key, uint32_t sig, int64_t val, int64_t incr);
 
 /*
  * Reader: validate a buffer image (magic, sizes, every entry inside the

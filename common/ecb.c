@@ -158,7 +158,8 @@ ecb_cpu_alloc(struct ecb_state *es, struct ecb_cpu *ec, uint32_t cpu,
 	ec->ec_cpu = cpu;
 	ec->ec_scratch = kenv_zalloc(es->es_scratch_size);
 	ec->ec_stage = kenv_zalloc(es->es_stage_size);
-	ec->ec_key = kenv_zalloc(es->es_key_size);
+	/* the key, then the simple execname key (ecb_simple_strkey()) */
+	ec->ec_key = kenv_zalloc(2 * (uint64_t)es->es_key_size);
 	ec->ec_locals = kenv_zalloc(((uint64_t)nloc + 1) * 8);
 	ec->ec_strtok.ts_size = es->es_den->den_strsize + 1;
 	ec->ec_strtok.ts_buf = kenv_zalloc(ec->ec_strtok.ts_size);
@@ -202,13 +203,37 @@ struct ecb_simple {
 	struct ecb_sval	es_arg;
 	struct ecb_sval	es_val;
 	/* ECB_SKIND_REC: le_size payload bytes, es_nrecs values at their
-	   sv_off; es_cover: they fill the payload (nothing to clear) */
-	uint32_t	es_recsize;
+	   sv_off; es_cover: they fill the payload (nothing to clear).
+	   ECB_SKIND_AGG with es_strkey (a key is execname, ECB_EXECNAME
+	   below: built after ec_key, updated with agg_update_sig()): es_sig,
+	   the bytes of the key that can be nonzero in any key of the
+	   aggregation (ecb_simple_sig()); es_rezero, another es_strkey ECB
+	   has another key layout: clear that key after use.  (The structure
+	   stays 384 bytes: indexing it is two instructions, lea and shl.) */
+	union {
+		uint32_t es_recsize;
+		uint32_t es_sig;
+	};
 	uint32_t	es_nrecs;
 	uint32_t	es_cover;
-	uint32_t	es_pad;
+	uint16_t	es_strkey;
+	uint16_t	es_rezero;
 	struct ecb_sval	es_rec[ECB_SIMPLE_RECS];
 };
+_Static_assert(sizeof (struct ecb_simple) == 384, "ecb_simple: 3 << 7");
+
+/*
+ * A key "ldgs execname; ret" (ECB_SKIND_AGG): the general path stores in
+ * the key what dif_ldgs() made -- kenv_execname() of min(strsize,
+ * ECB_EXECNAME_MAX) bytes, dif_vm.c's DIF_EXECNAME_MAX, in scratch --
+ * copied by dif_copy_result() into min(la_rec_size, strsize) bytes and
+ * zero-padded to la_rec_size.  When the copy holds all of that name
+ * buffer (la_rec_size >= it), the key is exactly kenv_execname() of that
+ * size at the key's offset, zeros after: what the simple path writes
+ * (sv_size = that size).  test_ecb compares the two, with a task name
+ * longer than the limit.
+ */
+#define ECB_EXECNAME_MAX	32
 
 /* "setx K, %rN; ret %rN" (or no DIF): a constant.  Probe context. */
 static int
@@ -317,6 +342,31 @@ ecb_simple_rec_make(const struct dof_lecb *le, struct ecb_simple *sa)
 	sa->es_ok = ECB_SKIND_REC;
 }
 
+/* A string key (ecb_simple_make()'s switch): not a DOF_ROLE_* bit. */
+#define ECB_ROLE_STR	0x100
+
+/* "ldgs execname, %rN; ret %rN".  Setup context. */
+static int
+ecb_execname_difo(const struct dif_object *d)
+{
+	uint32_t i0;
+
+	if (d == NULL || d->do_textlen != 2)
+		return 0;
+	i0 = d->do_text[0];
+	return DIF_INSTR_OP(i0) == DIF_OP_LDGS &&
+	    DIF_INSTR_VAR(i0) == DIF_VAR_EXECNAME &&
+	    d->do_text[1] == (((uint32_t)DIF_OP_RET << 24) | DIF_INSTR_RD(i0));
+}
+
+/* Bytes of the name dif_ldgs() makes for execname.  Setup context. */
+static uint32_t
+ecb_execname_size(const struct dof_enabling *den)
+{
+	return den->den_strsize < ECB_EXECNAME_MAX ? den->den_strsize :
+	    ECB_EXECNAME_MAX;
+}
+
 /*
  * Setup context: is ECB "i" of "den" a simple aggregation or a simple
  * record (ecb.h)?  Fills "sa".  "fp" is its predicate's
@@ -344,7 +394,8 @@ ecb_simple_make(const struct dof_enabling *den, uint32_t i,
 		return;
 	for (a = 0; a < le->le_nacts; a++) {
 		la = &le->le_acts[a];
-		switch (la->la_role) {
+		switch (la->la_role | (la->la_role == DOF_ROLE_AGGKEY &&
+		    la->la_rec_isstr ? ECB_ROLE_STR : 0)) {
 		case DOF_ROLE_AGGVAR:
 			if (a != 0 || !ecb_const_difo(la->la_difo) ||
 			    la->la_aggid < 1 || la->la_aggid > den->den_naggs)
@@ -356,6 +407,7 @@ ecb_simple_make(const struct dof_enabling *den, uint32_t i,
 			    sa->es_nkeys == ECB_SIMPLE_KEYS ||
 			    la->la_kind == DTRACEACT_STACK ||
 			    la->la_kind == DTRACEACT_USTACK ||
+			    la->la_kind == DTRACEACT_JSTACK ||
 			    la->la_rec_isstr ||
 			    (la->la_difo->do_rtype.dtdt_flags &
 			    DIF_TF_BYREF) != 0 ||
@@ -370,6 +422,24 @@ ecb_simple_make(const struct dof_enabling *den, uint32_t i,
 			sv->sv_off = la->la_rec_off;
 			sv->sv_size = la->la_rec_size;
 			sa->es_nkeys++;
+			break;
+		case DOF_ROLE_AGGKEY | ECB_ROLE_STR:
+			/* execname (ECB_EXECNAME_MAX above) */
+			if (sa->es_ag == NULL || la->la_difo == NULL ||
+			    sa->es_nkeys == ECB_SIMPLE_KEYS ||
+			    !ecb_execname_difo(la->la_difo) ||
+			    den->den_strsize == 0 ||
+			    sa->es_ag->ag_keysize <= 8 ||
+			    la->la_rec_size < ecb_execname_size(den) ||
+			    la->la_rec_off + (uint64_t)la->la_rec_size >
+			    sa->es_ag->ag_keysize)
+				return;
+			sv = &sa->es_key[sa->es_nkeys];
+			sv->sv_var = DIF_VAR_EXECNAME;
+			sv->sv_off = la->la_rec_off;
+			sv->sv_size = ecb_execname_size(den);
+			sa->es_nkeys++;
+			sa->es_strkey = 1;
 			break;
 		case DOF_ROLE_AGGARG:
 			if (sa->es_ag == NULL || sa->es_hasarg ||
@@ -433,6 +503,77 @@ ecb_simple_ecb(const struct dof_enabling *den, uint32_t i)
 	return (int)sa.es_ok;
 }
 
+/* ECB "le" has an aggregating action of "ag".  Setup context. */
+static int
+ecb_uses_agg(const struct dof_lecb *le, const struct dof_agg *ag)
+{
+	uint32_t a;
+
+	for (a = 0; a < le->le_nacts; a++)
+		if (le->le_acts[a].la_role != DOF_ROLE_REC &&
+		    le->le_acts[a].la_aggid == ag->ag_id)
+			return 1;
+	return 0;
+}
+
+/*
+ * es_sig of the simple ECBs with an execname key of aggregation "ag":
+ * when every ECB that updates "ag" is a simple aggregation, every key of
+ * it -- built from zeros, integers of sv_size bytes and execname's
+ * ECB_EXECNAME_MAX-limited name -- is zero past the end of its furthest
+ * value, so every entry of "ag" in a buffer of this enabling is too
+ * (agg_update_sig(): only those bytes are compared and hashed one by
+ * one).  Otherwise the whole key.  Rounded up to 8.  Setup context.
+ */
+static uint32_t
+ecb_simple_sig(const struct dof_enabling *den, const struct ecb_simple *sv,
+    const struct dof_agg *ag)
+{
+	uint32_t i, k, end, sig = 0;
+
+	for (i = 0; i < den->den_necbs; i++) {
+		if (!ecb_uses_agg(&den->den_ecbs[i], ag))
+			continue;
+		if (sv[i].es_ok != ECB_SKIND_AGG || sv[i].es_ag != ag)
+			return ag->ag_keysize;
+		for (k = 0; k < sv[i].es_nkeys; k++) {
+			end = sv[i].es_key[k].sv_off + sv[i].es_key[k].sv_size;
+			if (end > sig)
+				sig = end;
+		}
+	}
+	sig = (sig + 7) & ~7u;
+	return sig < ag->ag_keysize ? sig : ag->ag_keysize;
+}
+
+/*
+ * es_rezero of es_strkey ECB "i": the simple key after ec_key (ecb.h)
+ * is all zeros until an es_strkey ECB writes its values there, each of
+ * them whole (kenv_execname() fills its sv_size bytes, integers theirs).  When every es_strkey ECB of the
+ * enabling has the same key layout, each firing overwrites exactly the
+ * bytes the previous one wrote and every other byte stays zero: nothing
+ * to clear.  Otherwise ECB "i" clears its values after use.  Setup
+ * context.
+ */
+static uint32_t
+ecb_simple_rezero(const struct dof_enabling *den, const struct ecb_simple *sv,
+    uint32_t i)
+{
+	uint32_t j, k;
+
+	for (j = 0; j < den->den_necbs; j++) {
+		if (!sv[j].es_strkey)
+			continue;
+		if (sv[j].es_nkeys != sv[i].es_nkeys)
+			return 1;
+		for (k = 0; k < sv[i].es_nkeys; k++)
+			if (sv[j].es_key[k].sv_off != sv[i].es_key[k].sv_off ||
+			    sv[j].es_key[k].sv_size != sv[i].es_key[k].sv_size)
+				return 1;
+	}
+	return 0;
+}
+
 /* Setup context (allocates). */
 int
 ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
@@ -479,6 +620,13 @@ ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
 	for (cpu = 0; cpu < den->den_necbs; cpu++)
 		ecb_simple_make(den, cpu, &es->es_fastpred[cpu],
 		    es->es_commits, &es->es_simple[cpu]);
+	for (cpu = 0; cpu < den->den_necbs; cpu++)
+		if (es->es_simple[cpu].es_strkey) {
+			es->es_simple[cpu].es_sig = ecb_simple_sig(den,
+			    es->es_simple, es->es_simple[cpu].es_ag);
+			es->es_simple[cpu].es_rezero = (uint16_t)
+			    ecb_simple_rezero(den, es->es_simple, cpu);
+		}
 	es->es_cpus = kenv_zalloc((uint64_t)p->ep_ncpu * sizeof (*es->es_cpus));
 	if (es->es_cpus == NULL) {
 		rv = ecb_nomem(err, "per-CPU runner state",
@@ -788,9 +936,10 @@ ecb_pend_spec(struct ecb_run *r, uint32_t kind, uint64_t id)
 }
 
 /*
- * stack() and ustack() records (or keys) at "dst": frames from the
- * environment, the rest of the record zero (the consumer stops at the
- * first zero frame).  ustack() starts with the pid.  Probe context.
+ * stack(), ustack() and jstack() records (or keys) at "dst": frames from
+ * the environment, the rest of the record zero (the consumer stops at the
+ * first zero frame).  ustack() and jstack() (ustack's layout; Linux has
+ * no Java frame annotations) start with the pid.  Probe context.
  */
 static void
 ecb_put_stack(const struct dof_laction *la, uint8_t *dst)
@@ -835,6 +984,7 @@ ecb_act_rec(struct ecb_run *r, const struct dof_laction *la, uint64_t v)
 	switch (la->la_kind) {
 	case DTRACEACT_STACK:
 	case DTRACEACT_USTACK:
+	case DTRACEACT_JSTACK:
 		ecb_put_stack(la, r->er_ec->ec_stage + la->la_rec_off);
 		return 0;
 	case DTRACEACT_PANIC:
@@ -942,7 +1092,8 @@ ecb_run_act(struct ecb_run *r, uint32_t i)
 		    ec->ec_es->es_key_size)
 			return 0;	/* dof_load keeps keys in ag_keysize */
 		if (la->la_kind == DTRACEACT_STACK ||
-		    la->la_kind == DTRACEACT_USTACK) {
+		    la->la_kind == DTRACEACT_USTACK ||
+		    la->la_kind == DTRACEACT_JSTACK) {
 			ecb_put_stack(la, ec->ec_key + la->la_rec_off);
 			return 0;
 		}
@@ -1414,6 +1565,58 @@ ecb_simple_record_ool(struct ecb_cpu *ec, const struct ecb_simple *sa,
 	return ecb_simple_record(ec, sa, epid, ep, cpu, args, ts);
 }
 
+/* Zero "n" bytes at "p", 8 at a time (no call, no rep stosb). */
+static inline void
+ecb_zero(uint8_t *p, uint32_t n)
+{
+	uint64_t z = 0;
+
+	for (; n >= 8; n -= 8, p += 8)
+		memcpy(p, &z, 8);
+	while (n-- != 0)
+		*p++ = 0;
+}
+
+/*
+ * A simple aggregation with an execname key (es_strkey): the key is
+ * built in the es_key_size bytes after ec_key (ecb.h), all zeros between
+ * firings -- its values are written, the aggregation updated with
+ * agg_update_sig(), and the same bytes cleared again when another
+ * layout may follow (es_rezero) -- so a strsize-long key costs its name,
+ * not strsize bytes cleared, compared and hashed.  The same key bytes as
+ * ecb_run_act() stages in ec_key (ECB_EXECNAME_MAX above).  Out of line,
+ * as ecb_simple_record_ool().  Probe context.
+ */
+static __attribute__((__noinline__)) void
+ecb_simple_strkey(struct ecb_cpu *ec, const struct ecb_simple *sa,
+    const struct ecb_probe *ep, uint32_t cpu, const uint64_t *args)
+{
+	const struct ecb_sval *sv;
+	uint8_t *key = ec->ec_key + ec->ec_es->es_key_size;
+	uint64_t v;
+	int64_t incr;
+	uint32_t k;
+
+	for (k = 0; k < sa->es_nkeys; k++) {
+		sv = &sa->es_key[k];
+		if (sv->sv_var == DIF_VAR_EXECNAME)
+			kenv_execname((char *)key + sv->sv_off, sv->sv_size);
+		else
+			ecb_store_int(key + sv->sv_off,
+			    ecb_sval(sv, ep, cpu, args), sv->sv_size);
+	}
+	incr = sa->es_hasarg ?
+	    (int64_t)ecb_sval(&sa->es_arg, ep, cpu, args) : 1;
+	v = sa->es_hasval ? ecb_sval(&sa->es_val, ep, cpu, args) : 1;
+	if (ec->ec_agg != NULL)
+		(void) agg_update_sig(ec->ec_agg, sa->es_ag, key, sa->es_sig,
+		    (int64_t)v, incr);
+	if (!sa->es_rezero)
+		return;
+	for (k = 0; k < sa->es_nkeys; k++)
+		ecb_zero(key + sa->es_key[k].sv_off, sa->es_key[k].sv_size);
+}
+
 /*
  * Probe context: no locks, no allocation, no sleeping; irqs off.  What
  * ecb_fire_errno() and ecb_run_ecb() do for these ECBs, in their order:
@@ -1465,6 +1668,9 @@ ecb_fire_simple_all(struct ecb_state *es, const struct ecb_probe *ep,
 			/* one store, not a call (es_key_size is >= 8) */
 			v = 0;
 			memcpy(ec->ec_key, &v, 8);
+		} else if (sa->es_strkey) {	/* only in longer keys */
+			ecb_simple_strkey(ec, sa, ep, cpu, args);
+			continue;
 		} else
 			memset(ec->ec_key, 0, sa->es_ag->ag_keysize);
 		for (k = 0; k < sa->es_nkeys; k++) {
@@ -1518,6 +1724,25 @@ ecb_fire_simple_rec1(struct ecb_state *es, const struct ecb_probe *ep,
 	ec->ec_busy = 0;
 }
 
+/*
+ * The probe's only ECB is a simple aggregation with an execname key, no
+ * predicate (@[execname] = quantize(arg0)): what ecb_fire_simple_all()
+ * does for it, without its loop.  Out of line, as
+ * ecb_fire_simple_rec1(): inlined, its saved register cost the other
+ * simple aggregations' firings 2 instructions.
+ */
+static __attribute__((__noinline__)) void
+ecb_fire_simple_strkey1(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args, const struct ecb_simple *sa)
+{
+	struct ecb_cpu *ec;
+
+	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
+		return;
+	ecb_simple_strkey(ec, sa, ep, cpu, args);
+	ec->ec_busy = 0;
+}
+
 void
 ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
     uint32_t cpu, const uint64_t *args, uint64_t ts)
@@ -1533,6 +1758,10 @@ ecb_fire_simple(struct ecb_state *es, const struct ecb_probe *ep,
 		}
 		if (!sa->es_haspred && sa->es_plain) {
 			ecb_fire_simple_plain(es, ep, cpu, sa);
+			return;
+		}
+		if (!sa->es_haspred && sa->es_strkey) {
+			ecb_fire_simple_strkey1(es, ep, cpu, args, sa);
 			return;
 		}
 	}

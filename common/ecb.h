@@ -120,7 +120,11 @@ struct ecb_cpu {
 	struct rgn_cpu	*ec_rc;		/* principal buffer */
 	char		*ec_scratch;
 	uint8_t		*ec_stage;	/* one record's payload */
-	uint8_t		*ec_key;	/* one aggregation key */
+	uint8_t		*ec_key;	/* one aggregation key; after its
+					   es_key_size bytes, as many for a
+					   simple aggregation's execname key
+					   (ecb.c ecb_simple_strkey(): all
+					   zeros between firings) */
 	uint64_t	*ec_locals;	/* clause-local slots */
 	struct dif_strtok ec_strtok;	/* strtok()'s saved string, kept
 					   across the ECBs of one firing */
@@ -263,7 +267,10 @@ uint64_t ecb_gate_var(uint32_t var, const struct ecb_probe *ep, uint32_t cpu);
  * Simple ECBs.  A simple aggregation is "@[K1, ...] = AGG(V)" -- no
  * predicate or a gate-shaped one (above), integer keys and value each a
  * constant or a gate variable (arg0..arg5, pid, tid, uid, gid, ppid, cpu,
- * id), AGG one of every aggregating function, nothing recorded.  A simple
+ * id), or a key execname in a key of more than 8 bytes (the task
+ * name, zeros after it: built after ec_key, only its bytes compared and
+ * hashed, ecb.c), AGG one of every aggregating function, nothing
+ * recorded.  A simple
  * record is "trace(V); printf(FMT, V, ...); ..." -- the same predicates,
  * every action trace() or printf() of such values, each recorded as an
  * integer of 1, 2, 4 or 8 bytes (at most 8 values, a payload of 1 to 64

@@ -43,6 +43,7 @@ static const char *const kc_cal_names[KC_CAL_NITEMS] = {
 	"mech.syscall", "mech.sdt", "record", "record.item", "agg",
 	"agg.key", "agg.strkey", "agg.hist", "dynvar", "fbt.context",
 	"agg.simple", "fbt.args", "rec.simple", "rec.simple.item",
+	"agg.simple.strkey",
 };
 
 const char *
@@ -372,6 +373,8 @@ kc_est_ecb(const struct dof_enabling *den, uint32_t i, const struct kc_cal *c,
 		mech += c->kc_ns[KC_CAL_AGGSIMPLE] - c->kc_ns[KC_CAL_SYSCALL];
 		e->es_ns = (mech > 0 ? mech : 0) +	/* one aggregation */
 		    e->es_nkeys * c->kc_ns[KC_CAL_AGGKEY] +
+		    e->es_nstrkeys * c->kc_ns[c->kc_have[KC_CAL_AGGSSTR] ?
+		    KC_CAL_AGGSSTR : KC_CAL_AGGSTR] +
 		    e->es_nhist * c->kc_ns[KC_CAL_HIST];
 		return;
 	}
@@ -556,8 +559,11 @@ static const struct kc_cal_run kc_cal_runs[] = {
 	{ KC_CAL_S " { @ = count(); }", KC_CAL_AGGSIMPLE, 1 },
 	{ KC_CAL_P " { @ = count(); }", KC_CAL_FBTARGS, 1 },
 	{ KC_CAL_S " { @[cpu] = count(); }", KC_CAL_AGGKEY, 1 },
-	{ KC_CAL_P " " KC_CAL_T "{ @[execname] = count(); }", KC_CAL_AGGSTR },
+	/* a string key by the ECB machinery: the predicate not of the
+	   gate's shape, as for agg (a gate-shaped one makes it simple) */
+	{ KC_CAL_P " " KC_CAL_TX "{ @[execname] = count(); }", KC_CAL_AGGSTR },
 	{ KC_CAL_S " { @ = quantize(cpu); }", KC_CAL_HIST, 1 },
+	{ KC_CAL_S " { @[execname] = count(); }", KC_CAL_AGGSSTR, 1 },
 	{ KC_CAL_P " " KC_CAL_T "{ self->x = cpu; }", KC_CAL_DYNVAR },
 	/* simple records (ecb_fire_simple()) on syscall, as agg.simple */
 	{ KC_CAL_S " { trace(cpu); }", KC_CAL_RECSIMPLE, ECB_SKIND_REC },
@@ -731,6 +737,7 @@ kc_calibrate(const char *kdt, uint32_t pairs, uint32_t calls, FILE *out,
 		case KC_CAL_FBTARGS:	/* the same on fbt entry */
 		case KC_CAL_AGGKEY:	/* on syscall, against it */
 		case KC_CAL_HIST:
+		case KC_CAL_AGGSSTR:
 			if (!c.kc_have[KC_CAL_SYSCALL] ||
 			    !c.kc_have[KC_CAL_AGGSIMPLE])
 				continue;

@@ -37,7 +37,11 @@
  * is written by ecb_fire_simple() too: "rec.simple" is a whole simple
  * trace(cpu) on syscall and "rec.simple.item" each further value, with
  * the same mechanism and fbt.args terms; a calibration without them
- * estimates it as the ECB machinery's record.  The gate is a
+ * estimates it as the ECB machinery's record.  A simple aggregation may
+ * also have execname as a key (ecb.h): each such key adds
+ * "agg.simple.strkey" (measured as a simple @[execname] = count() on
+ * syscall against agg.simple; a calibration without it charges
+ * agg.strkey, the ECB machinery's string key).  The gate is a
  * property of the probe -- every clause on it must have such a predicate
  * -- and the estimate, per clause, assumes the clause is alone on its
  * probe.  DIF has no backward branches, so the instruction
@@ -89,6 +93,7 @@ enum kc_cal_item {
 	KC_CAL_FBTARGS,		/* fbt entry's argument reads (see above) */
 	KC_CAL_RECSIMPLE,	/* "rec.simple": a whole simple trace() */
 	KC_CAL_RECSITEM,	/* one more value of a simple record */
+	KC_CAL_AGGSSTR,		/* a simple aggregation's execname key */
 	KC_CAL_NITEMS
 };
 

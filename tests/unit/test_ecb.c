@@ -8,6 +8,8 @@
  * Probes are assigned by name: BEGIN = 1, END = 2, ERROR = 3, anything
  * else (a tick) = 4; ECB i gets EPID i + 1.
  */
+#define _GNU_SOURCE	/* program_invocation_short_name: kenv_execname() */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +115,8 @@ te_region(struct te *t, uint32_t policy)
 
 /* The buffer policy te_setup_p() gives the region and the runner. */
 static uint32_t te_policy = DTRACEOPT_BUFPOLICY_FILL;
+/* ... and the aggregation buffer's size */
+static uint64_t te_aggsize = 64 * 1024;
 
 /* Compile, load, set up; "p" may adjust the parameters. */
 static void
@@ -138,7 +142,7 @@ te_setup_p(struct te *t, const char *src, const struct ecb_params *pp,
 	ecb_params_init(&p, t->t_den, 1);
 	p.ep_policy = te_policy;
 	p.ep_user = 1;
-	p.ep_aggsize = 64 * 1024;
+	p.ep_aggsize = te_aggsize;
 	if (pp != NULL) {
 		p.ep_nspec = pp->ep_nspec;
 		p.ep_specsize = pp->ep_specsize;
@@ -369,7 +373,8 @@ START_TEST(test_simple_agg_same_as_fire)
 		{ "tick-1sec { @ = avg(arg0); } tick-1sec { @c[cpu] = min(arg1); }"
 		  " tick-1sec /arg2 != 3/ { @m[arg4, 7] = max(arg5); }", 3 },
 		{ "tick-1sec { @a = count(); @b = max(arg0); }", 0 },
-		{ "tick-1sec { @[execname] = count(); }", 0 },
+		{ "tick-1sec { @[execname] = count(); }", 1 },
+		{ "tick-1sec { @[probefunc] = count(); }", 0 },
 		{ "tick-1sec { trace(arg0); @ = count(); }", 0 },
 		{ "tick-1sec { @[arg0 + 1] = count(); }", 0 },
 		{ "tick-1sec /arg0 == 1 || arg1 == 2/ { @ = count(); }", 0 },
@@ -410,6 +415,116 @@ START_TEST(test_simple_agg_same_as_fire)
 		te_free(&t1);
 		te_free(&t2);
 	}
+}
+END_TEST
+
+/*
+ * Simple aggregations keyed by execname (ecb.c es_strkey): the same
+ * aggregation buffer, byte for byte (entries, hashes, chains, the cache
+ * hint, drops), as ecb_fire() leaves -- with task names short, empty and
+ * longer than execname's 31 characters, changing between firings (new
+ * entries, chain walks, cache misses); strsize below, at and above the
+ * name's 32 bytes; the name first, last or between integer keys; several
+ * ECBs on the probe; the aggregation also updated by a clause that is
+ * not simple (fired first, on BEGIN: the whole key is compared); quantize
+ * of negative, zero and huge values; and a buffer too small for all the
+ * entries (drops counted the same).
+ */
+START_TEST(test_simple_strkey_same_as_fire)
+{
+	static const struct {
+		const char *src;
+		int usable;
+	} progs[] = {
+		{ "tick-1sec { @[execname] = quantize(arg0); }", 3 },
+		{ "tick-1sec { @[execname] = count(); }", 1 },
+		{ "tick-1sec { @[execname, arg1] = sum(arg0); }", 3 },
+		{ "tick-1sec { @[pid, execname] = lquantize(arg0, -10, 100, 10); }",
+		  3 },
+		{ "tick-1sec { @[arg2, execname, cpu] = llquantize(arg0, 10, 0, "
+		  "6, 20); }", 3 },
+		{ "tick-1sec { @q[execname] = quantize(arg0); } tick-1sec "
+		  "/arg1 > 5/ { @c[execname] = count(); } tick-1sec "
+		  "{ @m[execname] = max(arg3); } tick-1sec { @[pid] = avg(arg4); }",
+		  3 },
+		{ "BEGIN { @[\"BEGIN-set-a-long-key-of-its-own\"] = quantize(3); }"
+		  " tick-1sec { @[execname] = quantize(arg0); }", 3 },
+		{ "BEGIN { @[execname] = quantize(-1); @[\"x\"] = quantize(9); }"
+		  " tick-1sec { @[execname] = quantize(arg0); }", 3 },
+		/* two key layouts in ec_skey: what one leaves, the other
+		   must not see (es_rezero) */
+		{ "tick-1sec { @a[arg1, execname] = count(); } tick-1sec "
+		  "{ @b[execname] = sum(arg0); }", 3 },
+		{ "#pragma D option strsize=20\n"
+		  "tick-1sec { @a[pid, execname] = count(); } tick-1sec "
+		  "{ @b[execname] = sum(arg0); }", 3 },
+		{ "#pragma D option strsize=16\n"
+		  "tick-1sec { @[execname] = quantize(arg0); }", 3 },
+		{ "#pragma D option strsize=20\n"
+		  "tick-1sec { @[execname, arg0] = count(); }", 3 },
+		/* a key of 8 bytes: not simple (ecb_fire_simple_all() tests
+		   es_strkey only in longer keys) */
+		{ "#pragma D option strsize=8\n"
+		  "tick-1sec { @[execname] = min(arg0); }", 0 },
+		{ "#pragma D option strsize=9\n"
+		  "tick-1sec { @[execname] = min(arg0); }", 3 },
+		{ "#pragma D option strsize=40\n"
+		  "tick-1sec { @[execname] = stddev(arg0); }", 3 },
+	};
+	static const char *const names[] = { "test_ecb",
+	    "a-task-name-well-over-the-32-bytes-of-execname", "",
+	    "bash", "exactly-thirty-one-characters-x" };
+	static const uint64_t vals[] = { 0, 1, 3, 5, 6, 7, 42, 99, 100, 1000,
+	    (uint64_t)-1, (uint64_t)-7, 0x8000000000000000ULL,
+	    0x7fffffffffffffffULL, 0xffffc90000a3ff58ULL };
+	static const uint64_t aggsizes[] = { 64 * 1024, 4096 };
+	const uint32_t nv = sizeof (vals) / sizeof (vals[0]);
+	const uint32_t nn = sizeof (names) / sizeof (names[0]);
+	char *saved = program_invocation_short_name;
+	uint64_t args[DIF_NARGS];
+	const struct agg_buf *a1, *a2;
+	uint64_t drops = 0;
+	uint32_t i, x, a, z;
+	struct te t1, t2;
+
+	for (z = 0; z < sizeof (aggsizes) / sizeof (aggsizes[0]); z++) {
+		te_aggsize = aggsizes[z];
+		for (i = 0; i < sizeof (progs) / sizeof (progs[0]); i++) {
+			if (!te_pair(&t1, &t2, progs[i].src, progs[i].usable))
+				continue;
+			ecb_fire(t1.t_es, &t1.t_probes[0], 0, NULL, 1000);
+			ecb_fire(t2.t_es, &t2.t_probes[0], 0, NULL, 1000);
+			for (x = 0; x < 4 * nv; x++) {
+				/* runs of one name, then another */
+				program_invocation_short_name =
+				    (char *)names[(x / 3) % nn];
+				for (a = 0; a < DIF_NARGS; a++)
+					args[a] = vals[(x * (a + 1) + a) % nv];
+				ecb_fire(t1.t_es, &t1.t_probes[3], 0, args,
+				    1000);
+				ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0,
+				    args, 1000);
+			}
+			program_invocation_short_name = saved;
+			a1 = t1.t_es->es_cpus[0].ec_agg;
+			a2 = t2.t_es->es_cpus[0].ec_agg;
+			ck_assert_ptr_nonnull(a1);
+			ck_assert_uint_gt(a1->ab_nents, 1);
+			drops += a1->ab_drops;
+			ck_assert_msg(a1->ab_size == a2->ab_size &&
+			    memcmp(a1, a2, a1->ab_size) == 0,
+			    "%s, aggsize %llu: the buffers differ (%u and %u "
+			    "entries, %llu and %llu drops)", progs[i].src,
+			    (unsigned long long)te_aggsize, a1->ab_nents,
+			    a2->ab_nents, (unsigned long long)a1->ab_drops,
+			    (unsigned long long)a2->ab_drops);
+			te_free(&t1);
+			te_free(&t2);
+		}
+	}
+	/* the small buffer filled up (quantize's 1 KiB values) */
+	ck_assert_uint_gt(drops, 0);
+	te_aggsize = 64 * 1024;
 }
 END_TEST
 
@@ -837,6 +952,7 @@ ecb_suite(void)
 	tcase_add_test(tc, test_gate_agrees_with_fire);
 	tcase_add_test(tc, test_simple_agg_same_as_fire);
 	tcase_add_test(tc, test_simple_rec_same_as_fire);
+	tcase_add_test(tc, test_simple_strkey_same_as_fire);
 	tcase_add_test(tc, test_simple_rec_reads_back);
 	tcase_add_test(tc, test_records_hold_integers_and_strings);
 	tcase_add_test(tc, test_empty_clause_writes_header_only_record);

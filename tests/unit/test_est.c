@@ -93,7 +93,8 @@ START_TEST(test_model)
 	    "sdt:sched::sched_switch /pid == 7/ { @e[execname] = count(); }\n"
 	    "kinst::vfs_read:5 { @k = count(); }\n"
 	    "profile:::profile-97 /pid == 3/ { @p = count(); }\n"
-	    "fbt::vfs_read:entry { trace(arg0 + 1); }\n", &o);
+	    "fbt::vfs_read:entry { trace(arg0 + 1); }\n"
+	    "sdt:sched::sched_switch /pid == 7/ { @f[execname, probefunc] = count(); }\n", &o);
 	struct kc_cal c;
 	struct kc_est e;
 	double want;
@@ -160,15 +161,32 @@ START_TEST(test_model)
 	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SYSCALL], 1e-9);
 	want = c.kc_ns[KC_CAL_AGGSIMPLE] + c.kc_ns[KC_CAL_HIST];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
-	/* a string key is not simple: the context (without the argument
-	   reads, made before the gate) and "agg" */
+	/* an execname key is simple: agg.simple.strkey for it (agg.strkey
+	   in a calibration without it) */
 	kc_est_ecb(den, 5, &c, &e);
+	ck_assert_int_eq(e.es_simple, 1);
+	ck_assert_uint_eq(e.es_nstrkeys, 1);
+	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SDT], 1e-9);
+	want = c.kc_ns[KC_CAL_SDT] - c.kc_ns[KC_CAL_SYSCALL] +
+	    c.kc_ns[KC_CAL_AGGSIMPLE] + c.kc_ns[KC_CAL_AGGSSTR];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	c.kc_have[KC_CAL_AGGSSTR] = 0;
+	kc_est_ecb(den, 5, &c, &e);
+	want = c.kc_ns[KC_CAL_SDT] - c.kc_ns[KC_CAL_SYSCALL] +
+	    c.kc_ns[KC_CAL_AGGSIMPLE] + c.kc_ns[KC_CAL_AGGSTR];
+	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
+	c.kc_have[KC_CAL_AGGSSTR] = 1;
+	/* another string key is not simple: the context (without the
+	   argument reads, made before the gate), "agg" and agg.strkey for
+	   each string key */
+	kc_est_ecb(den, 9, &c, &e);
 	ck_assert_int_eq(e.es_simple, 0);
+	ck_assert_uint_eq(e.es_nstrkeys, 2);
 	ck_assert_double_eq_tol(e.es_false_ns, c.kc_ns[KC_CAL_SDT], 1e-9);
 	want = c.kc_ns[KC_CAL_SDT] + c.kc_ns[KC_CAL_CTX] -
 	    c.kc_ns[KC_CAL_FBTARGS] +
 	    e.es_insns * c.kc_ns[KC_CAL_INSN] + c.kc_ns[KC_CAL_AGG] +
-	    c.kc_ns[KC_CAL_AGGSTR];
+	    2 * c.kc_ns[KC_CAL_AGGSTR];
 	ck_assert_double_eq_tol(e.es_ns, want, 1e-9);
 	/* kinst's mechanism includes the context a simple firing skips */
 	c.kc_ns[KC_CAL_KINST] = 1000;
