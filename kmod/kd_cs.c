@@ -562,9 +562,24 @@ kd_build_ecbrefs(struct kd_cstate *cs, uint32_t fprobe, uint32_t fpair)
 	return 0;
 }
 
-/* Match every ECB in program order against every provider. */
+/*
+ * pv_prematch of every provider that has one: with "den" and "mod"
+ * before matching the ECBs one by one, with NULL after.
+ */
+static void
+kd_prematch(struct kd_cstate *cs, const struct dof_enabling *den,
+    struct module *mod)
+{
+	uint32_t p;
+
+	for (p = 0; p < kd_nprovs; p++)
+		if (kd_provs[p]->pv_prematch != NULL)
+			kd_provs[p]->pv_prematch(cs, den, mod);
+}
+
+/* kd_match()'s loop: every ECB in program order, every provider. */
 static int
-kd_match(struct kd_cstate *cs, const struct dof_enabling *den)
+kd_match_ecbs(struct kd_cstate *cs, const struct dof_enabling *den)
 {
 	const struct dof_pdesc *pd;
 	uint32_t i, p;
@@ -589,6 +604,24 @@ kd_match(struct kd_cstate *cs, const struct dof_enabling *den)
 		pr_info("kdt: ECB %u: probe description %s:%s:%s:%s matches no probe\n",
 		    i, pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);
 	}
+	return 0;
+}
+
+/*
+ * Match every ECB in program order against every provider; providers
+ * with a pv_prematch see all the descriptions first (kd_fbt.c: one walk
+ * of the symbols for all of them).
+ */
+static int
+kd_match(struct kd_cstate *cs, const struct dof_enabling *den)
+{
+	int rv;
+
+	kd_prematch(cs, den, NULL);
+	rv = kd_match_ecbs(cs, den);
+	kd_prematch(cs, NULL, NULL);
+	if (rv != 0)
+		return rv;
 	if (cs->cs_npairs == 0 && cs->cs_anon) {
 		kd_cs_msg(cs, "no probe description matched a probe");
 		return -ENOENT;
@@ -1409,12 +1442,14 @@ kd_cs_mod_coming(struct kd_cstate *cs, struct module *mod)
 	const struct dof_pdesc *pd;
 	int rv = 0, n = 0;
 
+	kd_prematch(cs, cs->cs_den, mod);
 	for (i = 0; rv >= 0 && i < cs->cs_den->den_necbs; i++) {
 		pd = &cs->cs_den->den_ecbs[i].le_pdesc;
 		for (p = 0; rv >= 0 && p < kd_nprovs; p++)
 			if (kd_provs[p]->pv_match_mod != NULL)
 				rv = kd_provs[p]->pv_match_mod(cs, pd, i, mod);
 	}
+	kd_prematch(cs, NULL, NULL);
 	if (cs->cs_npairs == fpair)
 		return;
 	if (rv >= 0)

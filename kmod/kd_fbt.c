@@ -37,6 +37,12 @@
  * A function kprobes refuse (the kprobe blocklist, notrace sections,
  * not text) is matched but not armed: it is counted in cs_nfailed and
  * the first few are logged.
+ *
+ * Matching takes all of an enabling's descriptions at once
+ * (kd_fbt_prematch, struct kd_fmatch): one search of kallsyms per
+ * distinct function name, one walk of the loaded modules' symbols and,
+ * for each module that loads later, one walk of its symbols, whatever
+ * the number of descriptions.
  */
 #include <linux/kprobes.h>
 #include <linux/string.h>
@@ -58,6 +64,7 @@
 #define KD_FBT_BATCH_MAX	65536	/* ... and at most, allocated */
 #define KD_FBT_FTRACE_MIN	16	/* probes armed in bulk from... */
 #define KD_FBT_FTRACE_ANON	4	/* ... and from at boot */
+#define KD_FBT_BYNAME		1500	/* core names searched one by one */
 
 typedef int (*kd_modeach_fn)(int (*)(void *, const char *, struct module *,
     unsigned long), void *);
@@ -121,9 +128,6 @@ kd_fbt_ks_init(void)
 
 struct kd_fcollect {
 	const char	*fc_pat;
-	const char	*fc_modpat;	/* module part of the description */
-	int		fc_lit;		/* fc_pat has no glob characters */
-	struct module	*fc_only;	/* only this module (coming) */
 	struct kd_fsym	*fc_syms;
 	uint32_t	fc_n;
 	uint32_t	fc_cap;
@@ -258,46 +262,6 @@ kd_mod_text(const struct module *mod, unsigned long addr)
 	return kd_mod_fbt_ok(mod, addr);	/* kd_compat.h: 6.4 */
 }
 
-/* module_kallsyms_on_each_symbol callback: a module's symbol. */
-static int
-kd_fcollect_mod_cb(void *arg, const char *name, struct module *mod,
-    unsigned long addr)
-{
-	struct kd_fcollect *fc = arg;
-
-	/* a plain name (fc_lit) rejects nearly every symbol at its first byte */
-	if (fc->fc_lit && strcmp(name, fc->fc_pat) != 0)
-		return 0;
-	if ((fc->fc_only != NULL && mod != fc->fc_only) ||
-	    !kd_part_match(fc->fc_modpat, mod->name) ||
-	    strlen(name) >= DOF_FUNCNAMELEN || !kd_mod_text(mod, addr) ||
-	    !dof_glob_match(fc->fc_pat, name))
-		return 0;
-	return kd_fcollect_add(fc, mod->name, name, addr);
-}
-
-/*
- * The symbols of module "mod", which is coming: it cannot go away while
- * its own notifier runs, and its symbol table changes only when it goes
- * live, so the table may be read without RCU here.
- */
-static void
-kd_fcollect_coming(struct kd_fcollect *fc, struct module *mod)
-{
-	const struct mod_kallsyms *ks = rcu_dereference_raw(mod->kallsyms);
-	const Elf_Sym *sym;
-	uint32_t i;
-
-	for (i = 0; ks != NULL && i < ks->num_symtab; i++) {
-		sym = &ks->symtab[i];
-		if (sym->st_shndx == SHN_UNDEF || sym->st_name == 0)
-			continue;
-		if (kd_fcollect_mod_cb(fc, ks->strtab + sym->st_name, mod,
-		    (unsigned long)sym->st_value) != 0)
-			break;
-	}
-}
-
 /* May the module part "pat" name a module (not only the kernel)? */
 static int
 kd_fbt_modules(const char *pat)
@@ -418,68 +382,558 @@ kd_fbt_wants(const struct dof_pdesc *pd, int *entry, int *ret)
 	return kd_part_match(pd->lp_prov, "fbt") && (*entry || *ret);
 }
 
+/*
+ * Matching all of an enabling's fbt descriptions at once
+ * (kd_fbt_prematch(), which kd_match() and kd_cs_mod_coming() call before
+ * they hand the ECBs to pv_match one by one).  Matched one at a time,
+ * each description walked every loaded module's symbols (~39 k
+ * instructions at boot) and searched kallsyms for its name (~33 k), and
+ * the module notifier walked a coming module's symbols once per
+ * description.  Now each walk serves every description: plain names go
+ * in a hash table (fm_head, chained through fw_next), globs in a list
+ * (fm_glob), and each symbol a walk yields is looked up in the one and
+ * tested against the other.  The core kernel is searched by name, once
+ * per distinct name (kd_fbt_ks.ks_nameeach), when there are at most
+ * KD_FBT_BYNAME names and no glob; otherwise all of kallsyms is
+ * decompressed once (39 M instructions on the pinned kernel, ~1,200
+ * searches, plus a hash lookup per symbol).  Each description collects its functions in its own
+ * kd_fcollect (fw_fc); kd_fbt_match() attaches them when kd_match()
+ * reaches its ECB, so probes and EPIDs come in program order as before.
+ * The table of descriptions stays with the state (kd_fbt_cs) for the
+ * modules that load later: each coming module is one walk of its
+ * symbols, and an ECB with nothing there costs kd_fbt_match_mod() a
+ * look at fm_nhits (at boot, 100 descriptions made each module load
+ * ~0.33 M instructions longer, building the table anew each time).
+ * Without a prematch (list mode, or no memory for it) kd_fbt_match()
+ * runs the same code for its one description.
+ */
+struct kd_fwant {
+	struct kd_fcollect	fw_fc;		/* fc_pat: the function part */
+	const struct dof_pdesc	*fw_pd;
+	const char		*fw_modpat;	/* module part */
+	uint32_t		fw_ecb;
+	uint32_t		fw_next;	/* hash chain: index + 1, 0 ends */
+	uint8_t			fw_lit;		/* fc_pat is one name */
+	uint8_t			fw_core;	/* module part names the kernel */
+	uint8_t			fw_mods;	/* ... or may name a module */
+};
+
+struct kd_fmatch {
+	const struct dof_enabling *fm_den;	/* NULL: one description */
+	int		fm_valid;	/* fw_fc hold the last walks' finds */
+	uint32_t	fm_nhits;	/* functions they found */
+	struct kd_fwant	*fm_w;		/* in ECB order */
+	uint32_t	fm_nw;
+	uint32_t	*fm_head;	/* plain names: hash -> index + 1 */
+	uint32_t	fm_hmask;
+	uint32_t	*fm_glob;	/* indexes of the glob wants */
+	uint32_t	fm_nglob;
+	struct module	*fm_only;	/* a coming module's matching */
+	const char	*fm_name;	/* ks_nameeach: the name searched */
+	unsigned long	fm_stext;	/* core text, init text (kd_fcollect_text) */
+	unsigned long	fm_etext;
+	unsigned long	fm_sinit;
+	unsigned long	fm_einit;
+	int		fm_err;		/* -ENOMEM: a walk stopped */
+	int		fm_coreerr;	/* kallsyms could not be walked */
+};
+
+/* Per state (cs_pdata[1]): the bulk-armed probes and a prematch. */
+struct kd_fbt_cs {
+	struct kd_fbt_bulk	*fp_bulk;
+	struct kd_fmatch	*fp_match;
+};
+
+static struct kd_fbt_cs *
+kd_fbt_cs(struct kd_cstate *cs, int make)
+{
+	struct kd_fbt_cs *fp = cs->cs_pdata[kd_prov_fbt.pv_id];
+
+	if (fp == NULL && make) {
+		fp = kzalloc(sizeof (*fp), GFP_KERNEL);
+		cs->cs_pdata[kd_prov_fbt.pv_id] = fp;
+	}
+	return fp;
+}
+
+/* FNV-1a: the plain names' hash. */
+static uint32_t
+kd_fname_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* Forget what the walks found; the table of descriptions stays. */
+static void
+kd_fmatch_reset(struct kd_fmatch *fm)
+{
+	struct kd_fcollect *fc;
+	uint32_t i;
+
+	for (i = 0; i < fm->fm_nw; i++) {
+		fc = &fm->fm_w[i].fw_fc;
+		kvfree(fc->fc_syms);
+		fc->fc_syms = NULL;
+		fc->fc_n = fc->fc_cap = 0;
+		fc->fc_err = 0;
+	}
+	fm->fm_valid = 0;
+	fm->fm_nhits = 0;
+	fm->fm_err = 0;
+	fm->fm_coreerr = 0;
+	fm->fm_only = NULL;
+}
+
+static void
+kd_fmatch_free(struct kd_fmatch *fm)
+{
+	uint32_t i;
+
+	if (fm == NULL)
+		return;
+	for (i = 0; i < fm->fm_nw; i++)
+		kvfree(fm->fm_w[i].fw_fc.fc_syms);
+	kvfree(fm->fm_w);
+	kvfree(fm->fm_head);
+	kvfree(fm->fm_glob);
+	kfree(fm);
+}
+
+/* Does "pd" name fbt probes "mod" (NULL: any) can have? */
 static int
-kd_fbt_match(struct kd_cstate *cs, const struct dof_pdesc *pd, uint32_t ecb)
+kd_fbt_wants_mod(const struct dof_pdesc *pd, struct module *mod)
+{
+	int entry, ret;
+
+	return kd_fbt_wants(pd, &entry, &ret) && (mod == NULL ||
+	    (kd_fbt_modules(pd->lp_mod) && kd_part_match(pd->lp_mod,
+	    mod->name)));
+}
+
+/*
+ * The wants of "den"'s fbt descriptions, or of "one" alone (ECB "ecb");
+ * NULL when there is none or no memory.
+ */
+static struct kd_fmatch *
+kd_fmatch_new(const struct dof_enabling *den, const struct dof_pdesc *one,
+    uint32_t ecb)
+{
+	int entry, ret;
+	uint32_t i, n = 0, all = one != NULL ? 1 : den->den_necbs, h;
+	const struct dof_pdesc *pd;
+	struct kd_fmatch *fm;
+	struct kd_fwant *w;
+
+	for (i = 0; i < all; i++)
+		if (kd_fbt_wants(one != NULL ? one :
+		    &den->den_ecbs[i].le_pdesc, &entry, &ret))
+			n++;
+	if (n == 0 || (fm = kzalloc(sizeof (*fm), GFP_KERNEL)) == NULL)
+		return NULL;
+	fm->fm_hmask = roundup_pow_of_two(max_t(uint32_t, 2 * n, 16)) - 1;
+	fm->fm_w = kvcalloc(n, sizeof (*fm->fm_w), GFP_KERNEL);
+	fm->fm_head = kvcalloc(fm->fm_hmask + 1, sizeof (*fm->fm_head),
+	    GFP_KERNEL);
+	fm->fm_glob = kvcalloc(n, sizeof (*fm->fm_glob), GFP_KERNEL);
+	if (fm->fm_w == NULL || fm->fm_head == NULL || fm->fm_glob == NULL) {
+		kd_fmatch_free(fm);
+		return NULL;
+	}
+	fm->fm_den = one != NULL ? NULL : den;
+	for (i = 0; i < all; i++) {
+		pd = one != NULL ? one : &den->den_ecbs[i].le_pdesc;
+		if (!kd_fbt_wants(pd, &entry, &ret))
+			continue;
+		w = &fm->fm_w[fm->fm_nw];
+		w->fw_pd = pd;
+		w->fw_ecb = one != NULL ? ecb : i;
+		w->fw_fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
+		w->fw_modpat = pd->lp_mod;
+		w->fw_lit = strpbrk(w->fw_fc.fc_pat, "*?[\\") == NULL;
+		w->fw_core = kd_part_match(pd->lp_mod, "kernel") ||
+		    kd_part_match(pd->lp_mod, "vmlinux");
+		w->fw_mods = kd_fbt_modules(pd->lp_mod);
+		if (!w->fw_lit) {
+			fm->fm_glob[fm->fm_nglob++] = fm->fm_nw;
+		} else if (strlen(w->fw_fc.fc_pat) < DOF_FUNCNAMELEN) {
+			h = kd_fname_hash(w->fw_fc.fc_pat) & fm->fm_hmask;
+			w->fw_next = fm->fm_head[h];
+			fm->fm_head[h] = fm->fm_nw + 1;
+		}	/* else a name no symbol has */
+		fm->fm_nw++;
+	}
+	return fm;
+}
+
+/* May want "w" have module "mod"'s (NULL: the kernel's) functions? */
+static int
+kd_fwant_takes(const struct kd_fmatch *fm, const struct kd_fwant *w,
+    const struct module *mod)
+{
+	if (mod == NULL)
+		return w->fw_core;
+	return w->fw_mods && (fm->fm_only == NULL || mod == fm->fm_only) &&
+	    kd_part_match(w->fw_modpat, mod->name);
+}
+
+/*
+ * Symbol "name" at "addr" of module "mod" (NULL: the kernel, already
+ * known to be text): add it to every want that matches it.  1 stops the
+ * walk (no memory).
+ */
+/* kd_fcollect_add() for "fm": 1 is no memory. */
+static int
+kd_fmatch_add(struct kd_fmatch *fm, struct kd_fwant *w, const char *mname,
+    const char *name, unsigned long addr)
+{
+	uint32_t n = w->fw_fc.fc_n;
+
+	if (kd_fcollect_add(&w->fw_fc, mname, name, addr) != 0)
+		return 1;
+	fm->fm_nhits += w->fw_fc.fc_n - n;	/* not a padding symbol */
+	return 0;
+}
+
+static int
+kd_fmatch_hit(struct kd_fmatch *fm, const char *name, struct module *mod,
+    unsigned long addr)
+{
+	const char *mname = mod != NULL ? mod->name : "kernel";
+	struct kd_fwant *w;
+	uint32_t x, i;
+	int text = mod == NULL ? 1 : -1;	/* kd_mod_text(), once */
+
+	for (x = fm->fm_head[kd_fname_hash(name) & fm->fm_hmask]; x != 0;
+	    x = w->fw_next) {
+		w = &fm->fm_w[x - 1];
+		if (!kd_fwant_takes(fm, w, mod) ||
+		    strcmp(w->fw_fc.fc_pat, name) != 0)
+			continue;
+		if (text < 0)
+			text = kd_mod_text(mod, addr) != 0;
+		if (text && kd_fmatch_add(fm, w, mname, name, addr) != 0)
+			goto nomem;
+	}
+	for (i = 0; i < fm->fm_nglob; i++) {
+		w = &fm->fm_w[fm->fm_glob[i]];
+		if (!kd_fwant_takes(fm, w, mod) ||
+		    !dof_glob_match(w->fw_fc.fc_pat, name))
+			continue;
+		if (text < 0)
+			text = kd_mod_text(mod, addr) != 0;
+		if (text && kd_fmatch_add(fm, w, mname, name, addr) != 0)
+			goto nomem;
+	}
+	return 0;
+nomem:
+	fm->fm_err = -ENOMEM;
+	return 1;
+}
+
+static int
+kd_fmatch_coretext(const struct kd_fmatch *fm, unsigned long addr)
+{
+	return (addr >= fm->fm_stext && addr < fm->fm_etext) ||
+	    (addr >= fm->fm_sinit && addr < fm->fm_einit);
+}
+
+/* kd_ksym_each callback: a core-kernel symbol. */
+static int
+kd_fmatch_core_cb(void *arg, const char *name, unsigned long addr)
+{
+	struct kd_fmatch *fm = arg;
+
+	if (!kd_fmatch_coretext(fm, addr) || strlen(name) >= DOF_FUNCNAMELEN)
+		return 0;
+	return kd_fmatch_hit(fm, name, NULL, addr);
+}
+
+/* kallsyms_on_each_match_symbol callback: a symbol named fm_name. */
+static int
+kd_fmatch_name_cb(void *arg, unsigned long addr)
+{
+	struct kd_fmatch *fm = arg;
+
+	if (!kd_fmatch_coretext(fm, addr))
+		return 0;
+	return kd_fmatch_hit(fm, fm->fm_name, NULL, addr);
+}
+
+/* module_kallsyms_on_each_symbol callback: a module's symbol. */
+static int
+kd_fmatch_mod_cb(void *arg, const char *name, struct module *mod,
+    unsigned long addr)
+{
+	if (strlen(name) >= DOF_FUNCNAMELEN)
+		return 0;
+	return kd_fmatch_hit(arg, name, mod, addr);
+}
+
+/* Is want "x" the first core plain name of its spelling? */
+static int
+kd_fmatch_first(const struct kd_fmatch *fm, uint32_t x)
+{
+	const struct kd_fwant *w = &fm->fm_w[x], *o;
+	uint32_t y;
+
+	for (y = fm->fm_head[kd_fname_hash(w->fw_fc.fc_pat) & fm->fm_hmask];
+	    y != 0; y = o->fw_next) {
+		o = &fm->fm_w[y - 1];
+		if (y - 1 < x && o->fw_core &&
+		    strcmp(o->fw_fc.fc_pat, w->fw_fc.fc_pat) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The core kernel's functions, for every want that may have them. */
+static void
+kd_fmatch_core(struct kd_fmatch *fm)
+{
+	uint32_t i, nlit = 0, nglob = 0;
+	struct kd_fwant *w;
+	int rv = 0;
+
+	for (i = 0; i < fm->fm_nw; i++) {
+		w = &fm->fm_w[i];
+		if (!w->fw_core)
+			continue;
+		if (!w->fw_lit)
+			nglob++;
+		else if (strlen(w->fw_fc.fc_pat) < DOF_FUNCNAMELEN &&
+		    kd_fmatch_first(fm, i))
+			nlit++;
+	}
+	if (nlit == 0 && nglob == 0)
+		return;
+	if (nglob == 0 && nlit <= KD_FBT_BYNAME &&
+	    kd_fbt_ks.ks_nameeach != NULL) {
+		for (i = 0; rv >= 0 && fm->fm_err == 0 && i < fm->fm_nw; i++) {
+			w = &fm->fm_w[i];
+			if (!w->fw_core || !w->fw_lit ||
+			    strlen(w->fw_fc.fc_pat) >= DOF_FUNCNAMELEN ||
+			    !kd_fmatch_first(fm, i))
+				continue;
+			fm->fm_name = w->fw_fc.fc_pat;
+			rv = kd_fbt_ks.ks_nameeach(kd_fmatch_name_cb,
+			    fm->fm_name, fm);
+		}
+	} else {
+		rv = kd_ksym_each(kd_fmatch_core_cb, fm);
+	}
+	if (rv < 0 && fm->fm_err == 0)
+		fm->fm_coreerr = rv;
+}
+
+/*
+ * The symbols of module "mod", which is coming: it cannot go away while
+ * its own notifier runs, and its symbol table changes only when it goes
+ * live, so the table may be read without RCU here.
+ */
+static void
+kd_fmatch_coming(struct kd_fmatch *fm, struct module *mod)
+{
+	const struct mod_kallsyms *ks = rcu_dereference_raw(mod->kallsyms);
+	const Elf_Sym *sym;
+	uint32_t i;
+
+	for (i = 0; ks != NULL && i < ks->num_symtab; i++) {
+		sym = &ks->symtab[i];
+		if (sym->st_shndx == SHN_UNDEF || sym->st_name == 0)
+			continue;
+		if (kd_fmatch_mod_cb(fm, ks->strtab + sym->st_name, mod,
+		    (unsigned long)sym->st_value) != 0)
+			break;
+	}
+}
+
+/*
+ * Collect every want's functions in the kernel and the loaded modules,
+ * or (mod) in module "mod", coming: each walk once.
+ */
+static void
+kd_fmatch_run(struct kd_fmatch *fm, struct module *mod)
 {
 	kd_modeach_fn modeach;
-	struct kd_fcollect fc;
-	int entry, ret, rv = 0;
+	uint32_t i;
 
-	if (!kd_fbt_wants(pd, &entry, &ret))
-		return 0;
-	memset(&fc, 0, sizeof (fc));
-	fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
-	fc.fc_lit = strpbrk(fc.fc_pat, "*?[\\") == NULL;
-	fc.fc_modpat = pd->lp_mod;
-	kd_fcollect_text(&fc);
-	if (fc.fc_stext == 0 || fc.fc_etext == 0) {
+	kd_fmatch_reset(fm);
+	fm->fm_valid = 1;
+	fm->fm_only = mod;
+	kd_fbt_ks_init();
+	modeach = kd_fbt_ks.ks_modeach;
+	fm->fm_stext = kd_fbt_ks.ks_stext;
+	fm->fm_etext = kd_fbt_ks.ks_etext;
+	fm->fm_sinit = fm->fm_einit = 0;
+	if (system_state < SYSTEM_FREEING_INITMEM) {
+		fm->fm_sinit = kd_fbt_ks.ks_sinit;
+		fm->fm_einit = kd_fbt_ks.ks_einit;
+	}
+	if (mod != NULL) {
+		kd_fmatch_coming(fm, mod);
+		return;
+	}
+	if (fm->fm_stext == 0 || fm->fm_etext == 0)
+		return;		/* kd_fwant_attach says so */
+	kd_fmatch_core(fm);
+	for (i = 0; i < fm->fm_nw && !fm->fm_w[i].fw_mods; i++)
+		;
+	if (fm->fm_err == 0 && i < fm->fm_nw && modeach != NULL)
+		(void) kd_module_kallsyms_each((unsigned long)modeach,
+		    kd_fmatch_mod_cb, fm);	/* kd_compat.h: 6.3 */
+}
+
+/* Attach ECB "ecb" to the functions "w" collected; as pv_match. */
+static int
+kd_fwant_attach(struct kd_cstate *cs, struct kd_fmatch *fm,
+    struct kd_fwant *w, uint32_t ecb)
+{
+	const struct dof_pdesc *pd = w->fw_pd;
+	int entry, ret;
+
+	(void) kd_fbt_wants(pd, &entry, &ret);
+	if (fm->fm_only == NULL && (fm->fm_stext == 0 || fm->fm_etext == 0)) {
 		kd_cs_msg(cs, "fbt: kernel symbols are unavailable, so %s:%s:%s:%s matches nothing",
 		    pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);
 		return 0;
 	}
-	if (kd_part_match(pd->lp_mod, "kernel") ||
-	    kd_part_match(pd->lp_mod, "vmlinux")) {
-		rv = kd_fcollect_core(&fc);
-		if (rv < 0 && fc.fc_err == 0)
-			kd_cs_msg(cs, "fbt: cannot list kernel functions for \"%s\": error %d",
-			    fc.fc_pat, rv);
+	if (w->fw_core && fm->fm_coreerr != 0)
+		kd_cs_msg(cs, "fbt: cannot list kernel functions for \"%s\": error %d",
+		    w->fw_fc.fc_pat, fm->fm_coreerr);
+	if (fm->fm_err != 0) {
+		if (fm->fm_only != NULL)
+			kd_cs_msg(cs, "fbt: out of memory listing the functions of module %s",
+			    fm->fm_only->name);
+		else
+			kd_cs_msg(cs, "fbt: out of memory listing the functions that match \"%s\"",
+			    w->fw_fc.fc_pat);
+		return fm->fm_err;
 	}
-	modeach = kd_fbt_ks.ks_modeach;
-	if (fc.fc_err == 0 && kd_fbt_modules(pd->lp_mod) && modeach != NULL)
-		(void) kd_module_kallsyms_each((unsigned long)modeach,
-		    kd_fcollect_mod_cb, &fc);	/* kd_compat.h: 6.3 */
-	if (fc.fc_err != 0) {
-		kd_cs_msg(cs, "fbt: out of memory listing the functions that match \"%s\"",
-		    fc.fc_pat);
-		kvfree(fc.fc_syms);
-		return fc.fc_err;
+	return kd_fbt_attach_all(cs, &w->fw_fc, entry, ret, ecb);
+}
+
+/* The want of "pd", ECB "ecb", in the state's prematch for "mod"; or NULL. */
+static struct kd_fwant *
+kd_fmatch_find(struct kd_cstate *cs, const struct dof_pdesc *pd,
+    uint32_t ecb, struct module *mod)
+{
+	struct kd_fbt_cs *fp = kd_fbt_cs(cs, 0);
+	struct kd_fmatch *fm = fp != NULL ? fp->fp_match : NULL;
+	uint32_t lo = 0, hi, mid;
+
+	if (fm == NULL || !fm->fm_valid || fm->fm_only != mod)
+		return NULL;
+	for (hi = fm->fm_nw; lo < hi; ) {	/* fm_w is in ECB order */
+		mid = lo + (hi - lo) / 2;
+		if (fm->fm_w[mid].fw_ecb < ecb)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return kd_fbt_attach_all(cs, &fc, entry, ret, ecb);
+	if (lo < fm->fm_nw && fm->fm_w[lo].fw_ecb == ecb &&
+	    fm->fm_w[lo].fw_pd == pd)
+		return &fm->fm_w[lo];
+	return NULL;
+}
+
+/* pv_match and pv_match_mod: from the prematch, or for "pd" alone. */
+static int
+kd_fbt_match_one(struct kd_cstate *cs, const struct dof_pdesc *pd,
+    uint32_t ecb, struct module *mod)
+{
+	struct kd_fwant *w = kd_fmatch_find(cs, pd, ecb, mod);
+	struct kd_fmatch *fm;
+	int rv;
+
+	if (w != NULL)
+		return kd_fwant_attach(cs, kd_fbt_cs(cs, 0)->fp_match, w, ecb);
+	fm = kd_fmatch_new(NULL, pd, ecb);
+	if (fm == NULL) {
+		kd_cs_msg(cs, "fbt: out of memory matching %s:%s:%s:%s",
+		    pd->lp_prov, pd->lp_mod, pd->lp_func, pd->lp_name);
+		return -ENOMEM;
+	}
+	kd_fmatch_run(fm, mod);
+	rv = kd_fwant_attach(cs, fm, &fm->fm_w[0], ecb);
+	kd_fmatch_free(fm);
+	return rv;
+}
+
+/*
+ * Has the state's prematch, for "mod", found nothing for "pd" of ECB
+ * "ecb"?  Then matching it attaches nothing: a shortcut past testing
+ * the description again, once per ECB and module.
+ */
+static int
+kd_fmatch_none(struct kd_cstate *cs, const struct dof_pdesc *pd,
+    uint32_t ecb, struct module *mod)
+{
+	struct kd_fbt_cs *fp = kd_fbt_cs(cs, 0);
+	struct kd_fmatch *fm = fp != NULL ? fp->fp_match : NULL;
+
+	return fm != NULL && fm->fm_valid && fm->fm_only == mod &&
+	    fm->fm_err == 0 && fm->fm_coreerr == 0 && fm->fm_nhits == 0 &&
+	    fm->fm_den == cs->cs_den && fm->fm_den != NULL &&
+	    ecb < fm->fm_den->den_necbs &&
+	    pd == &fm->fm_den->den_ecbs[ecb].le_pdesc &&
+	    (mod != NULL || (fm->fm_stext != 0 && fm->fm_etext != 0));
+}
+
+static int
+kd_fbt_match(struct kd_cstate *cs, const struct dof_pdesc *pd, uint32_t ecb)
+{
+	if (kd_fmatch_none(cs, pd, ecb, NULL) || !kd_fbt_wants_mod(pd, NULL))
+		return 0;
+	return kd_fbt_match_one(cs, pd, ecb, NULL);
 }
 
 static int
 kd_fbt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
     uint32_t ecb, struct module *mod)
 {
-	struct kd_fcollect fc;
-	int entry, ret;
-
-	if (!kd_fbt_wants(pd, &entry, &ret) || !kd_fbt_modules(pd->lp_mod) ||
-	    !kd_part_match(pd->lp_mod, mod->name))
+	if (kd_fmatch_none(cs, pd, ecb, mod) || !kd_fbt_wants_mod(pd, mod))
 		return 0;
-	memset(&fc, 0, sizeof (fc));
-	fc.fc_pat = pd->lp_func[0] != '\0' ? pd->lp_func : "*";
-	fc.fc_lit = strpbrk(fc.fc_pat, "*?[\\") == NULL;
-	fc.fc_modpat = pd->lp_mod;
-	fc.fc_only = mod;
-	kd_fcollect_coming(&fc, mod);
-	if (fc.fc_err != 0) {
-		kd_cs_msg(cs, "fbt: out of memory listing the functions of module %s",
-		    mod->name);
-		kvfree(fc.fc_syms);
-		return fc.fc_err;
+	return kd_fbt_match_one(cs, pd, ecb, mod);
+}
+
+/*
+ * pv_prematch: find the functions of all of "den"'s fbt descriptions
+ * (of module "mod", coming; NULL: the kernel and the loaded modules);
+ * "den" NULL drops what the last call found, keeping the table of
+ * descriptions for the next module (kd_fbt_free() frees it).  No
+ * memory: nothing kept, kd_fbt_match() matches one description at a
+ * time.
+ */
+static void
+kd_fbt_prematch(struct kd_cstate *cs, const struct dof_enabling *den,
+    struct module *mod)
+{
+	struct kd_fbt_cs *fp = kd_fbt_cs(cs, 0);
+	struct kd_fmatch *fm = fp != NULL ? fp->fp_match : NULL;
+
+	if (fm != NULL && (den == NULL || fm->fm_den != den)) {
+		kd_fmatch_reset(fm);
+		if (den == NULL)
+			return;
+		kd_fmatch_free(fm);
+		fp->fp_match = fm = NULL;
 	}
-	return kd_fbt_attach_all(cs, &fc, entry, ret, ecb);
+	if (den == NULL || cs->cs_list)
+		return;
+	if (fm == NULL) {
+		if ((fm = kd_fmatch_new(den, NULL, 0)) == NULL)
+			return;
+		if ((fp = kd_fbt_cs(cs, 1)) == NULL) {
+			kd_fmatch_free(fm);
+			return;
+		}
+		fp->fp_match = fm;
+	}
+	kd_fmatch_run(fm, mod);
 }
 
 /*
@@ -761,6 +1215,7 @@ kd_fbt_rethook(struct kd_fbt_bulk *fb, uint32_t nret)
 static int
 kd_fbt_bulk_arm(struct kd_cstate *cs)
 {
+	struct kd_fbt_cs *fp = kd_fbt_cs(cs, 1);
 	struct kd_fbt_bulk *fb = NULL;
 	struct kd_fbt_bent *fe;
 	struct kd_probe **ok, *kp;
@@ -770,7 +1225,7 @@ kd_fbt_bulk_arm(struct kd_cstate *cs)
 
 	kd_fbt_ks_init();
 	if (kd_fbt_ks.ks_ftloc == NULL || kd_fbt_ks.ks_kpblock == NULL ||
-	    cs->cs_pdata[kd_prov_fbt.pv_id] != NULL || cs->cs_nprobes == 0)
+	    fp == NULL || fp->fp_bulk != NULL || cs->cs_nprobes == 0)
 		return 0;
 	/* kd_fbt_bulk_ok() once per probe: the blocklist test walks a list */
 	ok = kvmalloc_array(cs->cs_nprobes, sizeof (*ok), GFP_KERNEL);
@@ -846,7 +1301,7 @@ kd_fbt_bulk_arm(struct kd_cstate *cs)
 		if (fb->fb_tab[i].fe_rkp != NULL)
 			fb->fb_tab[i].fe_rkp->kp_live = 1;
 	}
-	cs->cs_pdata[kd_prov_fbt.pv_id] = fb;
+	fp->fp_bulk = fb;
 	return n;
 fail:
 	kvfree(ips);
@@ -864,7 +1319,8 @@ fail:
 static void
 kd_fbt_bulk_disarm(struct kd_cstate *cs)
 {
-	struct kd_fbt_bulk *fb = cs->cs_pdata[kd_prov_fbt.pv_id];
+	struct kd_fbt_cs *fp = kd_fbt_cs(cs, 0);
+	struct kd_fbt_bulk *fb = fp != NULL ? fp->fp_bulk : NULL;
 	uint32_t i;
 
 	if (fb == NULL)
@@ -893,7 +1349,7 @@ kd_fbt_bulk_disarm(struct kd_cstate *cs)
 	}
 	kvfree(fb->fb_tab);
 	kfree(fb);
-	cs->cs_pdata[kd_prov_fbt.pv_id] = NULL;
+	fp->fp_bulk = NULL;
 }
 
 static int
@@ -986,7 +1442,14 @@ kd_fbt_mod_gone(struct kd_cstate *cs, struct module *mod)
 static void
 kd_fbt_free(struct kd_cstate *cs)
 {
+	struct kd_fbt_cs *fp = kd_fbt_cs(cs, 0);
+
 	kd_fbt_bulk_disarm(cs);		/* normally done by kd_fbt_disable */
+	if (fp != NULL) {
+		kd_fmatch_free(fp->fp_match);
+		kfree(fp);
+		cs->cs_pdata[kd_prov_fbt.pv_id] = NULL;
+	}
 }
 
 static uint64_t
@@ -1012,6 +1475,7 @@ const struct kd_prov kd_prov_fbt = {
 	.pv_name	= "fbt",
 	.pv_id		= 1,
 	.pv_match	= kd_fbt_match,
+	.pv_prematch	= kd_fbt_prematch,
 	.pv_enable	= kd_fbt_enable,
 	.pv_disable	= kd_fbt_disable,
 	.pv_free	= kd_fbt_free,

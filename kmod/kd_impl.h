@@ -97,6 +97,16 @@ struct kd_prov {
 	int	(*pv_match)(struct kd_cstate *cs, const struct dof_pdesc *pd,
 		    uint32_t ecb);
 	/*
+	 * Optional: called before the pv_match (or, "mod" not NULL,
+	 * pv_match_mod) calls for the ECBs of "den", with all of them, so
+	 * that one pass finds the probes of every description; pv_match
+	 * then attaches what it found for its ECB.  Called with "den" NULL
+	 * after the last, to drop that.  Keeps nothing when it fails
+	 * (pv_match then matches on its own).  Never in list mode.
+	 */
+	void	(*pv_prematch)(struct kd_cstate *cs,
+		    const struct dof_enabling *den, struct module *mod);
+	/*
 	 * Arm this provider's probes of "cs" (kp_prov == this provider).
 	 * A probe that cannot be armed is skipped with kp_live = 0 and
 	 * counted in cs_nfailed (the first few logged); returns the number
