@@ -139,16 +139,54 @@ kenv_tid(void)
 	return task_pid_nr(current);
 }
 
-/* Probe context: no locks, no allocation, no sleeping. */
+/*
+ * A word of comm with its bytes from the first NUL on cleared; *nul set
+ * when it has one.  (x - 0x01..) & ~x & 0x80.. marks zero bytes, the
+ * lowest mark exactly: little-endian, so that is the first NUL.
+ */
+static inline uint64_t
+kd_comm_word(uint64_t x, int *nul)
+{
+	uint64_t z = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+
+	if (z == 0)
+		return x;
+	*nul = 1;
+	return x & ((1ULL << (__builtin_ctzll(z) & ~7U)) - 1);
+}
+
+/*
+ * Probe context: no locks, no allocation, no sleeping.  execname is on
+ * the hot path of every @[execname] aggregation (bench k_quant), so a
+ * buffer longer than comm takes comm as two words, cut at its first NUL
+ * (set_task_comm pads with NULs, but a racing rename may leave bytes
+ * after one), and zeroes the rest a word at a time: the bytes the
+ * byte-by-byte loop writes, in ~30 instructions instead of ~110.
+ */
 void
 kenv_execname(char *buf, uint32_t size)
 {
+	uint64_t w0, w1, zero = 0;
 	uint32_t i;
+	int nul = 0;
 
+	BUILD_BUG_ON(TASK_COMM_LEN != 16);
+	if (size > TASK_COMM_LEN) {
+		memcpy(&w0, current->comm, 8);
+		memcpy(&w1, current->comm + 8, 8);
+		w0 = kd_comm_word(w0, &nul);
+		w1 = nul ? 0 : kd_comm_word(w1, &nul);
+		memcpy(buf, &w0, 8);
+		memcpy(buf + 8, &w1, 8);
+		for (i = 16; i + 8 <= size; i += 8)
+			memcpy(buf + i, &zero, 8);
+		for (; i < size; i++)
+			buf[i] = '\0';
+		return;
+	}
 	if (size == 0)
 		return;
-	for (i = 0; i < size - 1 && i < TASK_COMM_LEN &&
-	    current->comm[i] != '\0'; i++)
+	for (i = 0; i < size - 1 && current->comm[i] != '\0'; i++)
 		buf[i] = current->comm[i];
 	memset(buf + i, 0, size - i);
 }

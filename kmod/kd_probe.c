@@ -57,6 +57,7 @@ kd_act_supported(const struct dof_laction *la)
 	case DTRACEACT_DISCARD:
 	case DTRACEACT_STACK:
 	case DTRACEACT_USTACK:
+	case DTRACEACT_JSTACK:	/* a ustack(): no Java helper in Linux */
 	case DTRACEACT_SYM:
 	case DTRACEACT_MOD:
 	case DTRACEACT_USYM:	/* (pid, address): the consumer names it */
@@ -94,7 +95,7 @@ kd_check_actions(struct kd_cstate *cs, const struct dof_enabling *den)
 		for (j = 0; j < le->le_nacts; j++) {
 			if (kd_act_supported(&le->le_acts[j]))
 				continue;
-			kd_cs_msg(cs, "ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, stack, ustack, sym, mod, usym, umod, uaddr, raise, stop, panic, chill, system, freopen, aggregations; breakpoint() is not: Linux has no kernel debugger to stop in by default, speculations, clear/trunc/normalize)",
+			kd_cs_msg(cs, "ECB %u (%s:%s:%s:%s) action %u: kind 0x%x is not supported by this kdt.ko (supported: trace, printf, printa, tracemem, exit, stack, ustack, jstack, sym, mod, usym, umod, uaddr, raise, stop, panic, chill, system, freopen, aggregations; breakpoint() is not: Linux has no kernel debugger to stop in by default, speculations, clear/trunc/normalize)",
 			    i, le->le_pdesc.lp_prov, le->le_pdesc.lp_mod,
 			    le->le_pdesc.lp_func, le->le_pdesc.lp_name, j,
 			    le->le_acts[j].la_kind);

@@ -4,8 +4,8 @@
  * they are stacks, the aggregation buffer keeps each statement's key
  * size, and the consumer merges and sorts the entries.  The format prints
  * only the values (in value order), so the output is the same on kdt.ko,
- * where BEGIN has real stacks, as on the userspace engine.  (jstack()
- * keys: tst.stackkeys.d, userspace engine; kdt.ko refuses jstack().)
+ * where BEGIN has real stacks, as on the userspace engine.  jstack() is
+ * a ustack() of jstackframes (50) frames on Linux: a key size of its own.
  * kdt-args: -q
  */
 BEGIN
@@ -20,6 +20,11 @@ BEGIN
 	@s[ustack(5)] = count();
 	@s[ustack(5)] = count();
 	@s[ustack(5)] = count();
+	@s[jstack()] = count();
+	@s[jstack()] = count();
+	@s[jstack()] = count();
+	@s[jstack()] = count();
+	@s[jstack()] = count();
 	exit(0);
 }
 
