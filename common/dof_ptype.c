@@ -125,7 +125,8 @@ dof_pt_skip(struct dof_ptc *c, int depth, uint64_t *size)
 			if (dof_pt_member(c, &m) != 0 ||
 			    dof_pt_skip(c, depth + 1, &u) != 0)
 				return -1;
-		/* FALLTHROUGH */
+		*size = t.pt_n1;
+		return 0;
 	default:
 		*size = t.pt_n1;
 		return 0;

@@ -949,6 +949,9 @@ compiler_lang_suite(void)
 	    sizeof (tl_errs) / sizeof (tl_errs[0]));
 	tcase_add_test(e, err_errtags_reported_on_failure);
 	tcase_add_test(e, tst_mutated_programs_never_crash);
+	/* 4,000 compiles under the sanitizers: ~5 s of CPU, more on a
+	   loaded host than check's default 4 s */
+	tcase_set_timeout(e, 60);
 	suite_add_tcase(s, x);
 	suite_add_tcase(s, c);
 	suite_add_tcase(s, e);
