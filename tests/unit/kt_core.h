@@ -1,6 +1,7 @@
 /*
  * kt_core.h -- small synthetic ELF core files for the dump-reading tests
- * (test_extract.c, test_extract_dir.c, test_rgn_pagelist.c, test_mdb.c),
+ * (test_extract.c, test_extract_dir.c, test_extract_elf.c,
+ * test_rgn_pagelist.c, test_mdb.c),
  * written at run time so there are no binary fixtures.  Static
  * functions, marked unused (a test uses the file or the mkstemp form,
  * rarely both): each test program includes it once.
@@ -45,16 +46,11 @@ struct kt_seg {
 #define KT_CORE_NOTE	0x1	/* a PT_NOTE (64 zero bytes) before the loads */
 #define KT_CORE_NOTESZ	64
 
-/* The core of sg[0..n) to the open stream f (left open). */
+/* The ELF header, "nph" program headers to follow it at once. */
 static void
-kt_core_fwrite(FILE *f, const struct kt_seg *sg, uint32_t n, uint16_t type,
-    uint32_t flags)
+kt_core_ehdr(FILE *f, uint16_t type, uint32_t nph)
 {
-	static const uint8_t zero[KT_CORE_NOTESZ];
-	uint32_t i, nph = n + ((flags & KT_CORE_NOTE) ? 1 : 0);
-	uint64_t off = sizeof (Elf64_Ehdr) + nph * sizeof (Elf64_Phdr);
 	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
 
 	memset(&eh, 0, sizeof (eh));
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
@@ -69,6 +65,19 @@ kt_core_fwrite(FILE *f, const struct kt_seg *sg, uint32_t n, uint16_t type,
 	eh.e_phentsize = sizeof (Elf64_Phdr);
 	eh.e_phnum = (uint16_t)nph;
 	ck_assert_uint_eq(fwrite(&eh, sizeof (eh), 1, f), 1);
+}
+
+/* The core of sg[0..n) to the open stream f (left open). */
+static void
+kt_core_fwrite(FILE *f, const struct kt_seg *sg, uint32_t n, uint16_t type,
+    uint32_t flags)
+{
+	static const uint8_t zero[KT_CORE_NOTESZ];
+	uint32_t i, nph = n + ((flags & KT_CORE_NOTE) ? 1 : 0);
+	uint64_t off = sizeof (Elf64_Ehdr) + nph * sizeof (Elf64_Phdr);
+	Elf64_Phdr ph;
+
+	kt_core_ehdr(f, type, nph);
 	if (flags & KT_CORE_NOTE) {
 		memset(&ph, 0, sizeof (ph));
 		ph.p_type = PT_NOTE;

@@ -31,6 +31,7 @@
 #include "kt_region.h"
 #include "crashdump/cd.h"
 #include "kt_extract.h"
+#include "kt_core.h"
 
 #define T_MEM		(2u << 20)		/* "physical memory" at 0 */
 #define T_RPHYS		0x100000ULL		/* the region */
@@ -91,7 +92,6 @@ t_write(const uint8_t *mem)
 	static const uint8_t note[64];
 	uint64_t off = sizeof (Elf64_Ehdr) + (T_NLOADS + 1) *
 	    sizeof (Elf64_Phdr);
-	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 	uint32_t i;
 	FILE *f;
@@ -102,19 +102,7 @@ t_write(const uint8_t *mem)
 	ck_assert_int_ge(fd, 0);
 	f = fdopen(fd, "w");
 	ck_assert_ptr_nonnull(f);
-	memset(&eh, 0, sizeof (eh));
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof (eh);
-	eh.e_ehsize = sizeof (eh);
-	eh.e_phentsize = sizeof (Elf64_Phdr);
-	eh.e_phnum = T_NLOADS + 1;
-	ck_assert_uint_eq(fwrite(&eh, sizeof (eh), 1, f), 1);
+	kt_core_ehdr(f, ET_CORE, T_NLOADS + 1);
 	memset(&ph, 0, sizeof (ph));
 	ph.p_type = PT_NOTE;
 	ph.p_offset = off;
@@ -215,41 +203,12 @@ START_TEST(test_without_duplicates_unchanged)
 	struct cd_src *s;
 	uint64_t miss;
 	char out[4096], err[4096];
+	struct kt_seg sg = { 0, T_MEM, NULL };
 
 	/* a /proc/vmcore copy of one RAM range: nothing to merge */
-	{
-		Elf64_Ehdr eh;
-		Elf64_Phdr ph;
-		FILE *f;
-		int fd;
-
-		snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-elfE-XXXXXX");
-		fd = mkstemp(t_path);
-		ck_assert_int_ge(fd, 0);
-		f = fdopen(fd, "w");
-		memset(&eh, 0, sizeof (eh));
-		memcpy(eh.e_ident, ELFMAG, SELFMAG);
-		eh.e_ident[EI_CLASS] = ELFCLASS64;
-		eh.e_ident[EI_DATA] = ELFDATA2LSB;
-		eh.e_ident[EI_VERSION] = EV_CURRENT;
-		eh.e_type = ET_CORE;
-		eh.e_machine = EM_X86_64;
-		eh.e_version = EV_CURRENT;
-		eh.e_phoff = sizeof (eh);
-		eh.e_ehsize = sizeof (eh);
-		eh.e_phentsize = sizeof (Elf64_Phdr);
-		eh.e_phnum = 1;
-		ck_assert_uint_eq(fwrite(&eh, sizeof (eh), 1, f), 1);
-		memset(&ph, 0, sizeof (ph));
-		ph.p_type = PT_LOAD;
-		ph.p_offset = sizeof (eh) + sizeof (ph);
-		ph.p_paddr = 0;
-		ph.p_filesz = ph.p_memsz = T_MEM;
-		ck_assert_uint_eq(fwrite(&ph, sizeof (ph), 1, f), 1);
-		ck_assert_uint_eq(fwrite(mem, 1, T_MEM, f), T_MEM);
-		ck_assert_int_eq(fclose(f), 0);
-		path = t_path;
-	}
+	sg.ks_data = mem;
+	snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-elfE-XXXXXX");
+	path = kt_core_temp(t_path, &sg, 1, ET_CORE, 0);
 	ck_assert_int_eq(cd_open(path, "test", &s, stderr), 0);
 	ck_assert_uint_eq(s->cs_nranges, 1);
 	ck_assert_uint_eq(s->cs_total, T_MEM);
