@@ -205,7 +205,7 @@ dc_pt_dname(struct dc_pt *p, const struct dc_type *ty, const char *name)
 	if (ty->ty_kind == DC_STRUCT && ty->ty_name != NULL &&
 	    (strcmp(ty->ty_name, "struct") == 0 ||
 	    strcmp(ty->ty_name, "union") == 0))	/* anonymous */
-		return ty->ty_name[0] == 's' ? "struct {...}" : "union {...}";
+		return ty->ty_name;	/* "struct c = {", as dtrace prints it */
 	if (ty->ty_kind != DC_ARRAY)
 		return ty->ty_name;
 	el = ty->ty_elname != NULL ? ty->ty_elname : "integer";
@@ -342,9 +342,7 @@ dc_pt_bname(struct dc_pt *p, uint32_t id, int depth)
 	if (kw != NULL || btf_is_int(t) || btf_is_float(t) ||
 	    btf_is_typedef(t)) {
 		if (n == NULL || n[0] == '\0')
-			return kw != NULL ? (kw[0] == 'u' ? "union {...}" :
-			    kw[0] == 'e' ? "enum {...}" : "struct {...}") :
-			    "integer";
+			return kw != NULL ? kw : "integer";	/* anonymous */
 		if (kw == NULL)
 			return n;
 		len = strlen(kw) + strlen(n) + 2;
