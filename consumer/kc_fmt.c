@@ -518,7 +518,12 @@ kc_esc_char(uint8_t c, char *q)
 	    (c >> 3) & 7, c & 7);
 }
 
-/* S: escaped up to and including the first NUL (shown as \0). */
+/*
+ * S: every byte of the string's record escaped, the NULs after the
+ * string included (each shown as \0), as dtrace's %S escapes the whole
+ * record it is given: printf("%S", "ab") under strsize 256 prints "ab"
+ * and 254 "\0"s.
+ */
 static int
 kc_conv_estr(FILE *out, const struct kc_spec *s, const uint8_t *p,
     uint32_t n)
@@ -530,11 +535,8 @@ kc_conv_estr(FILE *out, const struct kc_spec *s, const uint8_t *p,
 	if (buf == NULL)
 		return -1;
 	buf[0] = '\0';
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		len += kc_esc_char(p[i], buf + len);
-		if (p[i] == '\0')
-			break;
-	}
 	kc_conv_text(out, s, buf);
 	free(buf);
 	return 0;

@@ -316,12 +316,15 @@ START_TEST(test_strings)
 	ck_assert_str_eq(t_pfs("[%-6.2s]", "kworker", 16), "[kw    ]");
 	/* A record without a NUL stops at its end. */
 	ck_assert_str_eq(t_pfs("[%s]", "abcdefgh", 4), "[abcd]");
+	/* %S escapes the whole record, as dtrace: each NUL after the
+	   string is a \0 */
 	ck_assert_str_eq(t_pfs("[%S]", "a\tb\"c\\", 16),
-	    "[a\\tb\\\"c\\\\\\0]");
+	    "[a\\tb\\\"c\\\\"
+	    "\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0]");
 	ck_assert_str_eq(t_pfs("[%S]", "\x01\xff \a\b\f\r\v", 16),
-	    "[\\001\\377 \\a\\b\\f\\r\\v\\0]");
+	    "[\\001\\377 \\a\\b\\f\\r\\v\\0\\0\\0\\0\\0\\0\\0\\0]");
 	ck_assert_str_eq(t_pfs("[%S]", "abcd", 4), "[abcd]");
-	ck_assert_str_eq(t_pfs("[%-8S]", "x\n", 8), "[x\\n\\0   ]");
+	ck_assert_str_eq(t_pfs("[%-8S]", "x\n", 4), "[x\\n\\0\\0 ]");
 }
 END_TEST
 
