@@ -359,8 +359,8 @@ cd_elf_open_flat(struct cd_file *f, struct cd_src **out)
 	size = sizeof (eh);
 	size = phend > size ? phend : size;
 	size = shend > size ? shend : size;
-	if (eh.e_phoff > CD_ELF_HDRMAX || eh.e_shoff > CD_ELF_HDRMAX ||
-	    size > CD_ELF_HDRMAX) {
+	if (eh.e_phoff > CD_ELF_HDRMAX || (shend != 0 &&
+	    eh.e_shoff > CD_ELF_HDRMAX) || size > CD_ELF_HDRMAX) {
 		fprintf(f->cf_err, "%s: %s: flattened ELF vmcore: its headers end at logical offset 0x%llx (program headers at 0x%llx, section headers at 0x%llx); the limit is 0x%llx\n",
 		    prog, path, (unsigned long long)size,
 		    (unsigned long long)eh.e_phoff,
