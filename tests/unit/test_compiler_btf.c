@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <bpf/btf.h>
 #include "kt_check.h"
+#include "kt_dcbtf.h"
 #include "compiler/dc.h"
 #include "consumer/kc_env.h"
 #include "dof_load.h"
@@ -117,34 +118,20 @@ tb_teardown(void)
 static int
 tb_compile(const char *src, struct dc_out *o)
 {
-	struct dc_opts opts;
-
-	memset(&opts, 0, sizeof (opts));
-	opts.dco_btf = tb_btf();
-	return dc_compile(src, strlen(src), "t.d", &opts, o);
+	return kt_dc_compile(tb_btf(), src, o);
 }
 
 static void
 tb_ok(const char *src)
 {
-	struct dc_out o;
-
-	ck_assert_msg(tb_compile(src, &o) == 0, "%s: %s", src, o.dco_diag);
-	dc_out_free(&o);
+	kt_dc_ok(tb_btf(), src);
 }
 
 /* "src" fails with "tag" and a message containing "msg". */
 static void
 tb_fails(const char *src, const char *tag, const char *msg)
 {
-	struct dc_out o;
-
-	ck_assert_msg(tb_compile(src, &o) != 0, "%s compiled", src);
-	ck_assert_msg(o.dco_tag != NULL && strcmp(o.dco_tag, tag) == 0,
-	    "%s: %s, not %s", src, o.dco_diag, tag);
-	ck_assert_msg(strstr(o.dco_msg, msg) != NULL, "%s: %s", src,
-	    o.dco_msg);
-	dc_out_free(&o);
+	kt_dc_fails(tb_btf(), src, tag, msg);
 }
 
 /*

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <bpf/btf.h>
 #include "kt_check.h"
+#include "kt_dcbtf.h"
 #include "compiler/dc.h"
 #include "consumer/kc_env.h"
 #include "dof_load.h"
@@ -135,33 +136,19 @@ tm_teardown(void)
 static int
 tm_compile(const char *src, struct dc_out *o)
 {
-	struct dc_opts opts;
-
-	memset(&opts, 0, sizeof (opts));
-	opts.dco_btf = tm_base;
-	return dc_compile(src, strlen(src), "t.d", &opts, o);
+	return kt_dc_compile(tm_base, src, o);
 }
 
 static void
 tm_ok(const char *src)
 {
-	struct dc_out o;
-
-	ck_assert_msg(tm_compile(src, &o) == 0, "%s: %s", src, o.dco_diag);
-	dc_out_free(&o);
+	kt_dc_ok(tm_base, src);
 }
 
 static void
 tm_fails(const char *src, const char *tag, const char *msg)
 {
-	struct dc_out o;
-
-	ck_assert_msg(tm_compile(src, &o) != 0, "%s compiled", src);
-	ck_assert_msg(o.dco_tag != NULL && strcmp(o.dco_tag, tag) == 0,
-	    "%s: %s, not %s", src, o.dco_diag, tag);
-	ck_assert_msg(strstr(o.dco_msg, msg) != NULL, "%s: %s", src,
-	    o.dco_msg);
-	dc_out_free(&o);
+	kt_dc_fails(tm_base, src, tag, msg);
 }
 
 /*
