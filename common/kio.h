@@ -328,13 +328,18 @@ _Static_assert(sizeof (struct kio_snap) == 32, "kio_snap");
  * holds the totals.  kt_buf points at kt_ncpu 64-bit intervals (per CPU
  * the ab_interval of the last snapshot merged, 0: none) followed by
  * kt_len bytes of an agg_buf image of the table (ab_size = kt_len);
- * kt_left counts the table entries left out of it for want of room.
- * kdt.ko copies it into the older totals slot and publishes it last.
- * kt_len 0 only asks: kt_cap returns the image bytes a slot holds.
- * -ENOENT: the state has no totals area (anonymous, region-backed, no
- * aggregations, or a kdt.ko from before; the consumer stops calling);
+ * kt_left counts the table entries left out of it for want of room;
+ * kt_xlen replay bytes follow the image (rgn.h: at_pos, at_norm; 0:
+ * none, as a consumer from before replay sends).  kdt.ko copies it
+ * all into the older totals slot and publishes it last.  kt_len 0
+ * only asks: kt_cap returns the bytes a slot holds after the
+ * intervals, for the image and the replay bytes together.
+ * -ENOENT: the state has no totals area (an anonymous one whose region
+ * had no room for it, region-backed, no aggregations, or a kdt.ko from
+ * before; the consumer stops calling);
  * -EINVAL: kt_ncpu is not the state's CPU count or the image is not an
- * agg_buf of kt_len bytes; -E2BIG: kt_len is over kt_cap (returned).
+ * agg_buf of kt_len bytes; -E2BIG: kt_len + kt_xlen is over kt_cap
+ * (returned).
  */
 struct kio_aggtot {
 	uint64_t	kt_buf;		/* in: user address */
@@ -342,7 +347,7 @@ struct kio_aggtot {
 	uint64_t	kt_left;	/* in: entries left out */
 	uint64_t	kt_cap;		/* out: image bytes a slot holds */
 	uint32_t	kt_ncpu;	/* in: intervals at kt_buf */
-	uint32_t	kt_pad;
+	uint32_t	kt_xlen;	/* in: replay bytes after the image */
 };
 
 _Static_assert(sizeof (struct kio_aggtot) == 40, "kio_aggtot");

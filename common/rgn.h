@@ -28,7 +28,10 @@
  * there, so they survive a panic; a reader merges the CPUs' entries.  A
  * live (vmalloc'd) state keeps there its active buffers and their spares
  * (rm_agg_nbuf = 2 * rh_ncpu) and the consumer's merged totals: see
- * "Aggregation totals" at the end.
+ * "Aggregation totals" at the end.  So does the anonymous enabling when
+ * its region has room for them (kmod/kd_cs.c kd_anon_aggrgn): the spares
+ * stay at interval 0 and the totals unwritten until "kdt -a" claims the
+ * state and snapshots like a live consumer.
  *
  * Region header (struct rgn_hdr), written once when the region is set up;
  * rh_crc covers the first rh_hdrsize bytes with rh_crc taken as 0:
@@ -924,16 +927,34 @@ int rgn_walk_spec(const struct rgn_view *v, const struct rgn_spec_cb *cb,
  *       24    8 at_left    table entries left out: no room in the slot
  *       32    4 at_crc     CRC-32 of the 64-byte header with at_crc
  *                          taken as 0, XOR the CRC-32 of the 8 * at_ncpu
- *                          + at_len bytes after it
- *       36   28 at_pad     zero
+ *                          + at_len bytes after it (not the replay part)
+ *       36    4 at_xcrc    CRC-32 of the at_xlen replay bytes (0: none)
+ *       40    8 at_xlen    bytes of the replay part after the image, 0 =
+ *                          none (a slot written before replay existed)
+ *       48   16 at_pad     zero
  *       64  8*n at_ival    per CPU: the last interval the table holds
  *                          (it holds all of CPU c's intervals <= it)
  *   64+8*n  len image      struct agg_buf (agg.h) with the table's
  *                          entries: ae_aggid the first aggregation of
  *                          the variable, the merged value; chains empty
+ *   +len   16*n at_pos     replay part, per CPU c two 8-byte words: the
+ *                          logical offset of the first principal-buffer
+ *                          record whose aggregation actions the table
+ *                          does not hold in full, and how many of that
+ *                          record's clear/normalize/denormalize/trunc
+ *                          actions it does hold (the record's first k)
+ *   +16*n  8*m at_norm     per image entry, in image order: its
+ *                          normalize() divisor as the consumer applies
+ *                          it (kc_agg.c ke_normal; 1 = none), signed
+ *                          64-bit; m = the image's ab_nents
  *
  *   Writer (kdt.ko, ioctl context, one writer): at_seq = 0, barrier,
  *   the rest, at_crc, barrier, at_seq = the other slot's at_seq + 1.
+ *   The consumer writes the totals after every merge of snapshots,
+ *   right after each aggregation action it carries out (the session
+ *   snapshots once more then: kc_sess.c) and, for a program with such
+ *   actions, after decoding a CPU's records (kc_kernel.c kk_snap_buf), so the table, the intervals and
+ *   the positions describe one moment whenever the table has changed.
  *
  * Reader rule.  Totals = the valid slot with the larger at_seq (valid:
  * magic, at_ncpu = rh_ncpu, at_seq != 0, 64 + 8 * at_ncpu + at_len within
@@ -950,9 +971,41 @@ int rgn_walk_spec(const struct rgn_view *v, const struct rgn_spec_cb *cb,
  * snapshot taken but not yet merged leaves interval s in the switched-out
  * buffer (s > g); totals written but not yet followed by a snapshot carry
  * g = s - 1 or s.  An image without these fields (rm_probe_off < 152,
- * RGN_META_HAS_AGGTOT) or with rm_agg_nbuf 0 (the anonymous state,
- * region-backed live states): every buffer counts, as before.
+ * RGN_META_HAS_AGGTOT) or with rm_agg_nbuf 0 (an anonymous state's
+ * region without room for spares, region-backed live states): every
+ * buffer counts, as before.
+ *
+ * Replay (bufpolicy=switch).  What a dump prints for a live state read
+ * under switch is what its consumer would have printed had it done one
+ * more round at the moment of the panic: that round decodes each CPU's
+ * records from where it stopped, CPU 0 first, and before each
+ * aggregation action (and printa()) snapshots every aggregation buffer,
+ * so the reader takes the totals, merges the intervals after them (the
+ * rule above), then carries out the actions of exactly the records at or
+ * after at_pos[c] -- of the record at at_pos[c] those after its first k
+ * -- in CPU then record order, and prints with at_norm's divisors.  (The
+ * same holds for an anonymous state "kdt -a" claimed, RGN_F_ANON with a
+ * totals slot written: its consumer too acts on records as they come, and
+ * at_pos is a logical offset of the one ring or fill stream; an anonymous
+ * region with no slot written replays every record.)  Its
+ * checks, each failure named with the field, the value and the limit
+ * (rgn_view_aggtot_replay):
+ *   R1  at_xlen >= 16 * at_ncpu and at_xlen - 16 * at_ncpu a multiple
+ *       of 8;
+ *   R2  64 + 8 * at_ncpu + at_len + at_xlen within the slot;
+ *   R3  at_xcrc matches;
+ *   R4  at_pos[c] not past CPU c's rc_head (the newest buffer's), and
+ *       k at most RGN_AGGTOT_SKIP_MAX;
+ *   R5  every at_norm >= 1;
+ *   R6  (the consumer, after agg_buf_check) m = the image's ab_nents.
+ * A slot failing R1-R6, or one without a replay part (at_xlen 0), is
+ * printed as before replay: totals and intervals, no action applied,
+ * "aggregations partial" naming why.  An at_pos[c] below the tail of
+ * the buffer the dump shows means records the consumer had taken but
+ * not acted on are not in it: the rest is replayed, and the reader says
+ * which offsets are missing.
  */
+#define RGN_AGGTOT_SKIP_MAX	4096
 #define RGN_META_HAS_AGGTOT(m)	((m)->rm_probe_off >= 152)
 #define RGN_AGGTOT_MAGIC	0x746f746bu	/* "ktot" in memory order */
 #define RGN_AGGTOT_HDRSIZE	64
@@ -964,7 +1017,9 @@ struct rgn_aggtot {
 	uint64_t	at_len;
 	uint64_t	at_left;
 	uint32_t	at_crc;
-	uint32_t	at_pad[7];
+	uint32_t	at_xcrc;	/* replay part's CRC */
+	uint64_t	at_xlen;	/* replay part's bytes, 0: none */
+	uint32_t	at_pad[4];
 };
 _Static_assert(sizeof (struct rgn_aggtot) == RGN_AGGTOT_HDRSIZE,
     "rgn_aggtot");
@@ -974,15 +1029,16 @@ _Static_assert(sizeof (struct rgn_aggtot) == RGN_AGGTOT_HDRSIZE,
  * and return where its at_ival array starts, followed by the image, with
  * *cap the bytes there; NULL when the region has no totals area.
  * rgn_aggtot_commit: publish that slot holding "len" image bytes after
- * the at_ival array and "left" entries left out; -EINVAL (with "err")
- * when len does not fit or the image is not an agg_buf of len bytes.
- * Ioctl context, one writer.
+ * the at_ival array, then "xlen" replay bytes (0: none), and "left"
+ * entries left out; -EINVAL (with "err") when len + xlen does not fit
+ * or the image is not an agg_buf of len bytes.  Ioctl context, one
+ * writer.
  */
 void *rgn_aggtot_begin(void *base, uint64_t *cap);
 /* Writer: image bytes a slot holds after its at_ival array (0: none). */
 uint64_t rgn_aggtot_cap(void *base);
-int rgn_aggtot_commit(void *base, uint64_t len, uint64_t left,
-    struct kdt_err *err);
+int rgn_aggtot_commit(void *base, uint64_t len, uint64_t xlen,
+    uint64_t left, struct kdt_err *err);
 
 /* Reader: buffers at rm_agg_off (0: none). */
 uint32_t rgn_view_nagg(const struct rgn_view *v);
@@ -1012,6 +1068,24 @@ struct rgn_aggtot_view {
  */
 int rgn_view_aggtot(const struct rgn_view *v, struct rgn_aggtot_view *tv,
     struct kdt_err *note);
+/* The replay part of the totals a reader found (rgn_view_aggtot_replay). */
+struct rgn_aggtot_replay {
+	const uint8_t	*tr_pos;	/* at_pos: 2 * rh_ncpu words */
+	const uint8_t	*tr_norm;	/* [tr_nnorm] 8-byte divisors */
+	uint64_t	tr_nnorm;
+};
+
+/*
+ * Reader: the replay part of totals "tv" (rule R1-R5 above).  1 with
+ * "tr" filled; 0 when there is none (no totals, or a slot written
+ * without one); -EINVAL or -EBADMSG with "err" naming the field, its
+ * value and the limit.  Read words with rgn_aggtot_word().
+ */
+int rgn_view_aggtot_replay(const struct rgn_view *v,
+    const struct rgn_aggtot_view *tv, struct rgn_aggtot_replay *tr,
+    struct kdt_err *err);
+/* Reader: 8-byte little word "i" at "p" (unaligned). */
+uint64_t rgn_aggtot_word(const uint8_t *p, uint64_t i);
 /* Reader: does buffer "i" count on top of totals "tv" (the rule)? */
 int rgn_agg_take(const struct rgn_view *v, const struct rgn_aggtot_view *tv,
     uint32_t i);

@@ -810,6 +810,88 @@ rgn_agg_missing(const struct rgn_view *v, const struct rgn_aggtot_view *tv,
 	have = 1 + (b > g && b != a);
 	return a - g > have ? a - g - have : 0;
 }
+
+uint64_t
+rgn_aggtot_word(const uint8_t *p, uint64_t i)
+{
+	uint64_t w;
+
+	memcpy(&w, p + 8 * i, sizeof (w));
+	return w;
+}
+
+/* The replay part: rules R1-R5 of rgn.h ("Aggregation totals"). */
+int
+rgn_view_aggtot_replay(const struct rgn_view *v,
+    const struct rgn_aggtot_view *tv, struct rgn_aggtot_replay *tr,
+    struct kdt_err *err)
+{
+	const uint32_t ncpu = v->rv_hdr->rh_ncpu;
+	const uint64_t slot = v->rv_meta->rm_aggtot_size / 2;
+	const uint64_t fixed = 16ULL * ncpu;
+	const struct rgn_cpu *rc;
+	struct rgn_aggtot t;
+	const uint8_t *p, *x;
+	uint64_t soff, pos, k, i;
+	int64_t nv;
+	uint32_t c;
+
+	memset(tr, 0, sizeof (*tr));
+	if (tv->tv_img == NULL || tv->tv_ival == NULL)
+		return 0;
+	p = (const uint8_t *)tv->tv_ival - RGN_AGGTOT_HDRSIZE;
+	soff = (uint64_t)(p - v->rv_base);
+	memcpy(&t, p, sizeof (t));
+	if (t.at_xlen == 0)
+		return 0;
+	if (t.at_xlen < fixed || (t.at_xlen - fixed) % 8 != 0) /* R1 */
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", soff + 40,
+		    "aggregation totals slot %u: at_xlen %llu is not 16 x %u CPUs plus 8 per entry",
+		    tv->tv_slot, (unsigned long long)t.at_xlen, ncpu);
+	/* R2 */
+	if (t.at_xlen > slot - RGN_AGGTOT_HDRSIZE - 8ULL * ncpu - t.at_len)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", soff + 40,
+		    "aggregation totals slot %u: at_xlen %llu after the %llu-byte image exceeds the slot's 0x%llx bytes",
+		    tv->tv_slot, (unsigned long long)t.at_xlen,
+		    (unsigned long long)t.at_len, (unsigned long long)slot);
+	x = p + RGN_AGGTOT_HDRSIZE + 8ULL * ncpu + t.at_len;
+	if (kenv_crc32(x, t.at_xlen) != t.at_xcrc)	/* R3 */
+		return kdt_err_set(err, EBADMSG, "RGN_AGGTOT", soff + 36,
+		    "aggregation totals slot %u (write %llu): at_xcrc 0x%08x does not match the computed 0x%08x of its %llu replay bytes (torn or damaged)",
+		    tv->tv_slot, (unsigned long long)tv->tv_seq, t.at_xcrc,
+		    kenv_crc32(x, t.at_xlen),
+		    (unsigned long long)t.at_xlen);
+	for (c = 0; c < ncpu; c++) {	/* R4 */
+		pos = rgn_aggtot_word(x, 2ULL * c);
+		k = rgn_aggtot_word(x, 2ULL * c + 1);
+		rc = rgn_view_cpu(v, c);
+		if (!rgn_view_gap_cpu(v, c, NULL) && pos > rc->rc_head)
+			return kdt_err_set(err, EINVAL, "RGN_AGGTOT",
+			    KDT_ERR_NOOFF,
+			    "aggregation totals slot %u: at_pos of CPU %u, logical offset 0x%llx, is past its buffer's head 0x%llx",
+			    tv->tv_slot, c, (unsigned long long)pos,
+			    (unsigned long long)rc->rc_head);
+		if (k > RGN_AGGTOT_SKIP_MAX)
+			return kdt_err_set(err, EINVAL, "RGN_AGGTOT",
+			    KDT_ERR_NOOFF,
+			    "aggregation totals slot %u: at_pos of CPU %u says %llu actions of one record were carried out, more than the limit of %u",
+			    tv->tv_slot, c, (unsigned long long)k,
+			    RGN_AGGTOT_SKIP_MAX);
+	}
+	tr->tr_pos = x;
+	tr->tr_norm = x + fixed;
+	tr->tr_nnorm = (t.at_xlen - fixed) / 8;
+	for (i = 0; i < tr->tr_nnorm; i++) {	/* R5 */
+		nv = (int64_t)rgn_aggtot_word(tr->tr_norm, i);
+		if (nv < 1)
+			return kdt_err_set(err, EINVAL, "RGN_AGGTOT",
+			    KDT_ERR_NOOFF,
+			    "aggregation totals slot %u: at_norm[%llu], the normalize() divisor of entry %llu, is %lld, below 1",
+			    tv->tv_slot, (unsigned long long)i,
+			    (unsigned long long)i, (long long)nv);
+	}
+	return 1;
+}
 /* ---- aggregation totals (end) ---- */
 
 

@@ -575,7 +575,7 @@ rgn_aggtot_cap(void *base)
 }
 
 int
-rgn_aggtot_commit(void *base, uint64_t len, uint64_t left,
+rgn_aggtot_commit(void *base, uint64_t len, uint64_t xlen, uint64_t left,
     struct kdt_err *err)
 {
 	const struct rgn_meta *m = rgn_meta(base);
@@ -600,6 +600,11 @@ rgn_aggtot_commit(void *base, uint64_t len, uint64_t left,
 		    (unsigned long long)len,
 		    (unsigned long long)(len >= AGG_BUF_HDRSIZE ?
 		    ab->ab_size : 0), (unsigned long long)cap);
+	if (xlen > cap - len)
+		return kdt_err_set(err, EINVAL, "RGN_AGGTOT", KDT_ERR_NOOFF,
+		    "aggregation totals: %llu replay bytes after the %llu-byte image exceed the %llu bytes of the slot",
+		    (unsigned long long)xlen, (unsigned long long)len,
+		    (unsigned long long)cap);
 	/* the header as it will read, CRC'd here; at_seq goes in last */
 	memset(&h, 0, sizeof (h));
 	h.at_magic = RGN_AGGTOT_MAGIC;
@@ -607,6 +612,9 @@ rgn_aggtot_commit(void *base, uint64_t len, uint64_t left,
 	h.at_seq = o->at_seq + 1;
 	h.at_len = len;
 	h.at_left = left;
+	h.at_xlen = xlen;
+	h.at_xcrc = xlen != 0 ? kenv_crc32((const uint8_t *)(t + 1) +
+	    8ULL * ncpu + len, xlen) : 0;
 	h.at_crc = kenv_crc32(&h, sizeof (h)) ^ kenv_crc32(t + 1,
 	    8ULL * ncpu + len);
 	seq = h.at_seq;

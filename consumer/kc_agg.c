@@ -343,25 +343,32 @@ kc_aggs_walk(const struct kc_aggs *ka,
 
 /* ---- the region's totals (rgn.h, "Aggregation totals") ---- */
 
-int
-kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
-    uint64_t *len, uint64_t *left)
+/*
+ * The image, leaving "fixed" bytes plus "per" bytes per entry written
+ * free at the end of "cap" (the replay part: kc_aggs_totals).
+ */
+static int
+kc_aggs_image_room(const struct kc_aggs *ka, void *buf, uint64_t cap,
+    uint64_t fixed, uint64_t per, int64_t *norms, uint64_t *len,
+    uint64_t *left)
 {
 	struct agg_buf *ab = buf;
 	const struct kc_agge *ke;
 	const struct dof_agg *ag;
 	struct agg_ent *ae;
 	struct kdt_err err;
-	uint64_t need, end;
+	uint64_t need, end, room;
 	uint32_t i;
 
 	*len = 0;
 	*left = 0;
 	if (cap > 0xffffffffull)
 		cap = 0xffffffffull;
-	if (agg_buf_init(buf, cap & ~7ull, 0, &err) != 0)
+	if (agg_buf_init(buf, cap & ~7ull, 0, &err) != 0 ||
+	    fixed > ab->ab_size - ab->ab_heap_off)
 		return -EINVAL;
 	end = ab->ab_heap_off;
+	room = ab->ab_size - fixed;
 	for (i = 0; i < ka->ka_nents; i++) {
 		ke = &ka->ka_ents[i];
 		if (ke->ke_dead)
@@ -369,10 +376,13 @@ kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
 		ag = ke->ke_ag;
 		need = AGG_ENT_HDRSIZE + (uint64_t)ag->ag_keysize +
 		    ag->ag_datasize;
-		if (need > ab->ab_size - end) {
+		if (need + per > room - end) {
 			(*left)++;
 			continue;
 		}
+		room -= per;
+		if (norms != NULL)	/* the written entries' divisors */
+			norms[ab->ab_nents] = ke->ke_normal;
 		ae = (struct agg_ent *)((uint8_t *)buf + end);
 		memset(ae, 0, sizeof (*ae));
 		ae->ae_hash = ke->ke_hash;
@@ -388,6 +398,65 @@ kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
 	ab->ab_heap_used = end - ab->ab_heap_off;
 	ab->ab_size = end;
 	*len = end;
+	return 0;
+}
+
+int
+kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
+    uint64_t *len, uint64_t *left)
+{
+	return kc_aggs_image_room(ka, buf, cap, 0, 0, NULL, len, left);
+}
+
+int
+kc_aggs_totals(const struct kc_aggs *ka, void *buf, uint64_t cap,
+    const uint64_t *pos, uint32_t ncpu, uint64_t *len, uint64_t *xlen,
+    uint64_t *left)
+{
+	int64_t *norms = malloc(((size_t)ka->ka_nents + 1) * 8);
+	const uint64_t fixed = 16ULL * ncpu;
+	uint8_t *x;
+	uint64_t n;
+	int rv;
+
+	*xlen = 0;
+	if (norms == NULL)
+		return -ENOMEM;
+	rv = kc_aggs_image_room(ka, buf, cap, fixed, 8, norms, len, left);
+	if (rv == 0) {
+		/* the replay part (rgn.h): at_pos, then each written
+		   entry's divisor in image order */
+		n = ((const struct agg_buf *)buf)->ab_nents;
+		x = (uint8_t *)buf + *len;
+		memcpy(x, pos, fixed);
+		memcpy(x + fixed, norms, 8 * n);
+		*xlen = fixed + 8 * n;
+	}
+	free(norms);
+	return rv;
+}
+
+int
+kc_aggs_set_normals(struct kc_aggs *ka, const struct agg_buf *img,
+    const uint8_t *norms, uint64_t n)
+{
+	const struct agg_ent *ae = NULL;
+	const struct dof_agg *ag;
+	struct kc_agge *ke;
+	uint64_t i = 0;
+	int64_t nv;
+
+	while ((ae = agg_next(img, ae)) != NULL && i < n) {
+		ag = &ka->ka_den->den_aggs[ae->ae_aggid - 1];
+		ke = kc_agg_find(ka, ag->ag_varid, ag, agg_ent_key(ae),
+		    kc_agg_hash(ag->ag_varid, agg_ent_key(ae),
+		    ae->ae_keysize));
+		memcpy(&nv, norms + 8 * i, 8);
+		if (ke == NULL || nv < 1)
+			return -EINVAL;
+		ke->ke_normal = nv;
+		i++;
+	}
 	return 0;
 }
 

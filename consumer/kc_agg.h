@@ -83,6 +83,22 @@ int kc_aggs_walk(const struct kc_aggs *ka,
  */
 int kc_aggs_image(const struct kc_aggs *ka, void *buf, uint64_t cap,
     uint64_t *len, uint64_t *left);
+/*
+ * The same followed by the replay part (rgn.h, "Aggregation totals":
+ * at_pos, the 2 * ncpu words "pos", then each written entry's normalize()
+ * divisor), image and replay part together within "cap": *len the
+ * image's bytes, *xlen the replay part's.  0, -EINVAL, -ENOMEM.
+ */
+int kc_aggs_totals(const struct kc_aggs *ka, void *buf, uint64_t cap,
+    const uint64_t *pos, uint32_t ncpu, uint64_t *len, uint64_t *xlen,
+    uint64_t *left);
+/*
+ * After the totals image "img" was merged (kc_aggs_snap): give its
+ * entries the normalize() divisors "norms" (n 8-byte words in image
+ * order, at_norm).  -EINVAL when one is below 1 or not in the table.
+ */
+int kc_aggs_set_normals(struct kc_aggs *ka, const struct agg_buf *img,
+    const uint8_t *norms, uint64_t n);
 
 struct rgn_view;
 /*

@@ -119,17 +119,33 @@ void kc_dec_set_aggs(struct kc_dec *d, struct kc_aggs *ka);
  * Carry out the kept actions on "ka", the image's merged aggregations
  * (kc_aggs_region() or the same images), in the order they were decoded
  * (those a printa() record carried out already are not again): what the
- * consumer would have done had it stopped when the image was taken.  A live consumer under ring or fill and the consumer claiming
- * an anonymous state act on a record when they decode it, after merging
+ * consumer would have done had it stopped when the image was taken.  A
+ * live consumer under ring or fill and the consumer claiming an
+ * anonymous state act on a record when they decode it, after merging
  * everything the buffers hold, so that is exact.  Under bufpolicy=switch
- * a live consumer has acted on the records it already read, which the
- * image cannot tell apart from the others: no clear/trunc/normalize/
- * denormalize is carried out then, and when the program has any, that is
- * said on "err" (setopt's options are: the last one wins either way).
- * Errors are "prog: input: ..." lines.  0, or 1 when something said on
- * "err" makes the aggregations partial.
+ * a live consumer has acted on the records it already read: the totals'
+ * replay part (rgn.h, "Aggregation totals") says how far, per CPU, and
+ * gives the normalize() divisors it applied; only the actions after that
+ * are carried out, and what cannot be known (an image from before
+ * replay, a damaged replay part, records taken but no longer in the
+ * dump) is said on "err" (setopt's options: the last one wins either
+ * way).  Errors are "prog: input: ..." lines.  0, or 1 when something
+ * said on "err" makes the aggregations partial.
  */
 int kc_dec_apply_libacts(struct kc_dec *d, struct kc_aggs *ka, FILE *err);
+
+/*
+ * A live decoder's replay position on CPU "cpu" (rgn.h "Aggregation
+ * totals", at_pos): the logical offset of the first record whose
+ * aggregation actions are not all carried out, and how many of that
+ * record's are (*k).  The session says when it carried out one
+ * (kc_dec_libact_acted), after the decoder's dh_libact hook acted.
+ */
+void kc_dec_acted(const struct kc_dec *d, uint32_t cpu, uint64_t *pos,
+    uint64_t *k);
+void kc_dec_libact_acted(struct kc_dec *d);
+/* Does enabling "den" use clear(), trunc(), normalize() or denormalize()? */
+int kc_den_aggacts(const struct dof_enabling *den);
 
 /* The quiet setting in force (setopt("quiet") may change it). */
 uint32_t kc_dec_quiet(const struct kc_dec *d);

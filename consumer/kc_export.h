@@ -55,8 +55,11 @@
  *    "total":N}.  The entries are the aggregations the text output
  *    prints at the end, the records' clear(), trunc(), normalize() and
  *    denormalize() carried out as there (kc_engine.h,
- *    kc_dec_apply_libacts; under bufpolicy=switch they are not, an error
- *    line says so and the status is partial): a cleared entry is listed
+ *    kc_dec_apply_libacts; under bufpolicy=switch those of the records
+ *    the consumer had not acted on, after its totals and their
+ *    normalize() divisors: rgn.h "Aggregation totals", replay; what
+ *    cannot be known is said and the status is partial): a cleared
+ *    entry is listed
  *    with its values 0, a truncated one is not; an entry normalize()
  *    applies to has "normal":N right after "keys", and its "value",
  *    bucket "count"s and "total" are what dtrace prints, divided by N

@@ -406,17 +406,22 @@ kk_aggs(struct kk *k)
 /* ---- the consumer loop ---- */
 
 /*
- * After a round of aggregation snapshots: hand the merged table to
- * kdt.ko (KIO_AGGTOT), which keeps it in a live state's region so a
- * crash dump holds the totals (rgn.h, "Aggregation totals").  The first
- * call asks for the slot size; -ENOENT (anonymous state, buffers in
- * kernel memory, an older kdt.ko) turns it off for the session.
+ * After a round of aggregation snapshots, and after decoding a CPU's
+ * records when the program uses clear(), trunc(), normalize() or
+ * denormalize() (without them a dump has no action to replay): hand the
+ * merged table to kdt.ko (KIO_AGGTOT) with where the decoder stands and
+ * the normalize() divisors (the replay part), which it keeps in the
+ * state's region so a crash dump holds the totals (rgn.h, "Aggregation
+ * totals"): a live state's, or the claimed anonymous state's when its
+ * region had room.  The first call asks for the slot size; -ENOENT (no
+ * totals area: an anonymous region without room, buffers in kernel
+ * memory, an older kdt.ko) turns it off for the session.
  */
 static void
 kk_aggtot(struct kk *k)
 {
 	struct kio_aggtot kt;
-	uint64_t len, left;
+	uint64_t len, xlen, left;
 
 	if (k->kk_notot || k->kk_sess.se_aggs == NULL)
 		return;
@@ -436,11 +441,13 @@ kk_aggtot(struct kk *k)
 		k->kk_totcap = kt.kt_cap;
 		return;
 	}
-	if (kc_aggs_image(k->kk_sess.se_aggs, k->kk_tot + 8ULL * k->kk_ncpu,
-	    k->kk_totcap, &len, &left) != 0)
+	/* the table, then where decoding stands (replay: rgn.h) */
+	if (kc_sess_totals(&k->kk_sess, k->kk_tot + 8ULL * k->kk_ncpu,
+	    k->kk_totcap, &len, &xlen, &left) != 0 || xlen > UINT32_MAX)
 		return;
 	kt.kt_buf = (uint64_t)(uintptr_t)k->kk_tot;
 	kt.kt_len = len;
+	kt.kt_xlen = (uint32_t)xlen;
 	kt.kt_left = left;
 	if (ioctl(k->kk_fd, KIO_AGGTOT, &kt) != 0) {
 		(void) kk_ioctl_failed(k, "KIO_AGGTOT", 0, errno);
@@ -519,9 +526,11 @@ kk_snap_buf(struct kk *k, uint32_t cpu, int final)
 	ks.ks_len = rh->rh_cpu_stride;
 	if (ioctl(k->kk_fd, KIO_SNAP, &ks) != 0)
 		return kk_ioctl_failed(k, "KIO_SNAP_BUF", cpu, errno);
-	if (final || k->kk_claimed ||
-	    k->kk_en.ken_policy == DTRACEOPT_BUFPOLICY_SWITCH)
-		(void) kc_dec_consume(k->kk_sess.se_dec, cpu);
+	if ((final || k->kk_claimed ||
+	    k->kk_en.ken_policy == DTRACEOPT_BUFPOLICY_SWITCH) &&
+	    kc_dec_consume(k->kk_sess.se_dec, cpu) > 0 &&
+	    (k->kk_den == NULL || kc_den_aggacts(k->kk_den)))
+		kk_aggtot(k);	/* where decoding stands (rgn.h: replay) */
 	return 0;
 }
 

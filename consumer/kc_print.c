@@ -46,6 +46,12 @@ struct kc_libact {
 	int		la_has;
 	char		*la_name;	/* setopt() only */
 	char		*la_value;
+	/* its record (CPU, logical offset), and which of the record's
+	   aggregation actions it is (from 0): replay */
+	uint32_t	la_cpu;
+	uint64_t	la_loff;
+	uint64_t	la_k;
+	uint32_t	la_seq;		/* decode order */
 };
 
 struct kc_dec {
@@ -73,7 +79,22 @@ struct kc_dec {
 	int		kd_keepacts;
 	struct kc_aggs	*kd_ka;		/* a dead image's merged aggregations,
 					   for printa() (kc_dec_set_aggs) */
+	/* the record being decoded (kc_dec_acted: the replay position) */
+	int		kd_incur;
+	uint32_t	kd_cur_cpu;
+	uint64_t	kd_cur_loff;
+	uint64_t	kd_cur_done;	/* its aggregation actions done */
+	/* replay of a dead image read under switch (kc_replay_init) */
+	int		kd_rstate;	/* KC_RP_* */
+	uint64_t	*kd_rpos;	/* [3 * ncpu]: at_pos, k, the record
+					   at_pos fell inside (+1; 0: none) */
+	char		kd_rmsg[KDT_ERR_MSGLEN];	/* KC_RP_BAD: why */
 };
+
+#define KC_RP_UNSET	0	/* not a switched image, or not asked */
+#define KC_RP_OK	1	/* replay from kd_rpos */
+#define KC_RP_OLD	2	/* no replay part: today's message */
+#define KC_RP_BAD	3	/* unusable: kd_rmsg says why */
 
 /* Say where a record problem is: the input for images, nothing live. */
 static void
@@ -288,6 +309,10 @@ kc_keep_libact(struct kc_dec *d, uint32_t code, uint32_t varid,
 	a->la_varid = varid;
 	a->la_val = val;
 	a->la_has = has;
+	a->la_cpu = d->kd_cur_cpu;
+	a->la_loff = d->kd_cur_loff;
+	a->la_k = d->kd_cur_done;
+	a->la_seq = d->kd_nacts;
 	if (name != NULL) {
 		a->la_name = strdup(name);
 		a->la_value = strdup(value);
@@ -340,24 +365,33 @@ kc_do_libact(struct kc_dec *d, const struct dof_lecb *le, uint32_t i,
 			(void) ftruncate(fileno(d->kd_out), 0);
 		return 1;
 	}
+	/*
+	 * An aggregation action: the live session counts it done
+	 * (kc_dec_libact_acted) once carried out; a dead image's is kept
+	 * with its place (kd_cur_*) and counted here.
+	 */
 	if (code == KDT_LIBACT_NORMALIZE || code == KDT_LIBACT_TRUNC) {
 		if (d->kd_hooks.dh_libact != NULL)
 			d->kd_hooks.dh_libact(d->kd_hooks.dh_arg, code,
 			    (uint32_t)kc_int_of(la, payload),
 			    nx != NULL ? kc_int_of(nx, payload) : 0, 1);
-		else
+		else {
 			kc_keep_libact(d, code,
 			    (uint32_t)kc_int_of(la, payload),
 			    nx != NULL ? kc_int_of(nx, payload) : 0, 1, NULL,
 			    NULL);
+			d->kd_cur_done++;
+		}
 		return nx != NULL ? 2 : 1;
 	}
 	if (d->kd_hooks.dh_libact != NULL)
 		d->kd_hooks.dh_libact(d->kd_hooks.dh_arg, code,
 		    (uint32_t)kc_int_of(la, payload), 0, 0);
-	else
+	else {
 		kc_keep_libact(d, code, (uint32_t)kc_int_of(la, payload), 0,
 		    0, NULL, NULL);
+		d->kd_cur_done++;
+	}
 	return 1;
 }
 
@@ -601,6 +635,10 @@ kc_on_rec(void *arg, uint32_t cpu, const struct rgn_rec *rec,
 		return 0;	/* consumed by an earlier call */
 	d->kd_next[cpu] = loff + rec->rr_size;
 	d->kd_nrecs++;
+	if (d->kd_rstate == KC_RP_OK && d->kd_keepacts &&
+	    loff < d->kd_rpos[3 * cpu] &&
+	    d->kd_rpos[3 * cpu] < loff + rec->rr_size)
+		d->kd_rpos[3 * cpu + 2] = loff + 1; /* not a record start */
 	if (rec->rr_epid == RGN_EPID_ERROR) {
 		kc_on_error(d, payload);
 		return 0;
@@ -619,7 +657,12 @@ kc_on_rec(void *arg, uint32_t cpu, const struct rgn_rec *rec,
 	le = &d->kd_den->den_ecbs[ep->re_ecb];
 	if (!d->kd_quiet)
 		kc_prefix(d, cpu, ep, le);
+	d->kd_incur = 1;
+	d->kd_cur_cpu = cpu;
+	d->kd_cur_loff = loff;
+	d->kd_cur_done = 0;
 	kc_do_actions(d, le, payload, cpu, loff);
+	d->kd_incur = 0;
 	if (!d->kd_quiet)
 		fputc('\n', d->kd_out);
 	return 0;
@@ -677,6 +720,7 @@ kc_dec_free(struct kc_dec *d)
 	if (d->kd_own != NULL)
 		fclose(d->kd_own);
 	free(d->kd_next);
+	free(d->kd_rpos);
 	while (d->kd_nacts > 0) {
 		d->kd_nacts--;
 		free(d->kd_acts[d->kd_nacts].la_name);
@@ -692,15 +736,42 @@ kc_dec_keep_libacts(struct kc_dec *d, int on)
 	d->kd_keepacts = on && !d->kd_live;
 }
 
+static void kc_replay_init(struct kc_dec *d);
+
 void
 kc_dec_set_aggs(struct kc_dec *d, struct kc_aggs *ka)
 {
 	d->kd_ka = ka;
+	if (ka != NULL && d->kd_rstate == KC_RP_UNSET)
+		kc_replay_init(d);
+}
+
+void
+kc_dec_acted(const struct kc_dec *d, uint32_t cpu, uint64_t *pos,
+    uint64_t *k)
+{
+	*pos = 0;
+	*k = 0;
+	if (cpu >= d->kd_ncpu)
+		return;
+	if (d->kd_incur && cpu == d->kd_cur_cpu) {
+		*pos = d->kd_cur_loff;
+		*k = d->kd_cur_done;
+	} else {
+		*pos = d->kd_next[cpu];
+	}
+}
+
+void
+kc_dec_libact_acted(struct kc_dec *d)
+{
+	if (d->kd_incur)
+		d->kd_cur_done++;
 }
 
 /* Does the enabling use clear(), trunc(), normalize() or denormalize()? */
-static int
-kc_has_aggacts(const struct dof_enabling *den)
+int
+kc_den_aggacts(const struct dof_enabling *den)
 {
 	const struct dof_laction *la;
 	uint32_t e, i;
@@ -722,14 +793,23 @@ kc_has_aggacts(const struct dof_enabling *den)
  * never switch: rgn.h) and picks switch for a live state whose program
  * asked for neither ring nor fill (kmod/kd_cs.c kd_pick_policy; a live
  * state in the reserved region gets ring then, and refuses switch).
+ * The anonymous state once "kdt -a" claimed it reads alike: its consumer
+ * takes the records as they are committed and acts on them then, and
+ * writes totals into the region (kmod/kd_cs.c kd_anon_aggrgn) -- a slot
+ * written (valid or damaged) says it was claimed; before that, or in a
+ * region without totals, every record is replayed.
  */
 static int
 kc_region_switched(const struct rgn_view *v, const struct dof_enabling *den)
 {
 	uint64_t p = den->den_opts[DTRACEOPT_BUFPOLICY];
+	struct rgn_aggtot_view tv;
+	struct kdt_err note;
 
-	return (v->rv_hdr->rh_flags & RGN_F_ANON) == 0 &&
-	    v->rv_hdr->rh_policy == DTRACEOPT_BUFPOLICY_FILL &&
+	if (v->rv_hdr->rh_flags & RGN_F_ANON)
+		return rgn_view_aggtot(v, &tv, &note) == 0 &&
+		    (tv.tv_img != NULL || note.ke_msg[0] != '\0');
+	return v->rv_hdr->rh_policy == DTRACEOPT_BUFPOLICY_FILL &&
 	    p != DTRACEOPT_BUFPOLICY_RING && p != DTRACEOPT_BUFPOLICY_FILL;
 }
 
@@ -745,13 +825,107 @@ kc_libact_name(uint32_t code)
 	return "aggregation action";
 }
 
+/*
+ * Replay (rgn.h, "Aggregation totals": a live state read under switch):
+ * the totals' replay part -- where each CPU's consumer had got to and the
+ * normalize() divisors -- checked (rules R1-R6) and the divisors given to
+ * the merged table kd_ka, or why not in kd_rmsg.  A region that has a
+ * totals area in which no slot was ever written (none damaged either):
+ * the consumer had acted on no aggregation action (each one is followed
+ * by a totals write), so every record is replayed.
+ */
+static void
+kc_replay_init(struct kc_dec *d)
+{
+	const struct rgn_view *v = d->kd_view;
+	struct rgn_aggtot_replay tr;
+	struct rgn_aggtot_view tv;
+	struct kdt_err ke, note;
+	uint64_t c;
+	int rv;
+
+	if (d->kd_live || !kc_region_switched(v, d->kd_den))
+		return;
+	d->kd_rstate = KC_RP_OLD;
+	if (!RGN_META_HAS_AGGTOT(v->rv_meta) ||
+	    v->rv_meta->rm_aggtot_off == 0)
+		return;
+	d->kd_rpos = calloc(3ULL * d->kd_ncpu + 1, sizeof (uint64_t));
+	if (d->kd_rpos == NULL) {
+		d->kd_rstate = KC_RP_BAD;
+		snprintf(d->kd_rmsg, sizeof (d->kd_rmsg),
+		    "out of memory for the replay positions");
+		return;
+	}
+	(void) rgn_view_aggtot(v, &tv, &note);
+	if (tv.tv_img == NULL) {
+		if (note.ke_msg[0] == '\0')	/* never written */
+			d->kd_rstate = KC_RP_OK;
+		else {
+			d->kd_rstate = KC_RP_BAD;
+			snprintf(d->kd_rmsg, sizeof (d->kd_rmsg), "%s",
+			    note.ke_msg);
+		}
+		return;
+	}
+	if (agg_buf_check(tv.tv_img, tv.tv_len, d->kd_den, &ke) != 0) {
+		d->kd_rstate = KC_RP_BAD;	/* the merge said why */
+		snprintf(d->kd_rmsg, sizeof (d->kd_rmsg),
+		    "the totals image of slot %u was left out (above)",
+		    tv.tv_slot);
+		return;
+	}
+	rv = rgn_view_aggtot_replay(v, &tv, &tr, &ke);
+	if (rv == 0)
+		return;		/* KC_RP_OLD: written without one */
+	d->kd_rstate = KC_RP_BAD;
+	if (rv < 0) {
+		snprintf(d->kd_rmsg, sizeof (d->kd_rmsg), "%s", ke.ke_msg);
+		return;
+	}
+	if (tr.tr_nnorm != tv.tv_img->ab_nents) {		/* R6 */
+		snprintf(d->kd_rmsg, sizeof (d->kd_rmsg),
+		    "aggregation totals slot %u: at_norm holds %llu divisors, the totals image has %u entries",
+		    tv.tv_slot, (unsigned long long)tr.tr_nnorm,
+		    tv.tv_img->ab_nents);
+		return;
+	}
+	if (kc_aggs_set_normals(d->kd_ka, tv.tv_img, tr.tr_norm,
+	    tr.tr_nnorm) != 0) {
+		snprintf(d->kd_rmsg, sizeof (d->kd_rmsg),
+		    "aggregation totals slot %u: at_norm does not match the totals image",
+		    tv.tv_slot);
+		return;
+	}
+	for (c = 0; c < d->kd_ncpu; c++) {
+		d->kd_rpos[3 * c] = rgn_aggtot_word(tr.tr_pos, 2 * c);
+		d->kd_rpos[3 * c + 1] = rgn_aggtot_word(tr.tr_pos, 2 * c + 1);
+	}
+	d->kd_rstate = KC_RP_OK;
+}
+
+/* Replay: had the consumer not yet carried out action "a"? */
+static int
+kc_replay_take(const struct kc_dec *d, const struct kc_libact *a)
+{
+	const uint64_t *p;
+
+	if (d->kd_rstate != KC_RP_OK || a->la_cpu >= d->kd_ncpu)
+		return 0;
+	p = &d->kd_rpos[3 * a->la_cpu];
+	return a->la_loff > p[0] || (a->la_loff == p[0] && a->la_k >= p[1]);
+}
+
 /* Carry out the kept actions not carried out yet on kd_ka. */
 static void
 kc_apply_kept(struct kc_dec *d)
 {
-	const int sw = kc_region_switched(d->kd_view, d->kd_den);
 	const struct kc_libact *a;
+	int sw;
 
+	if (d->kd_ka == NULL || d->kd_applied >= d->kd_nacts)
+		return;	/* nothing new: spare the totals' CRC (anonymous) */
+	sw = kc_region_switched(d->kd_view, d->kd_den);
 	for (; d->kd_ka != NULL && d->kd_applied < d->kd_nacts;
 	    d->kd_applied++) {
 		a = &d->kd_acts[d->kd_applied];
@@ -761,8 +935,8 @@ kc_apply_kept(struct kc_dec *d)
 			    a->la_value);
 			continue;
 		}
-		if (sw)
-			continue;	/* kc_dec_apply_libacts says so */
+		if (sw && !kc_replay_take(d, a))
+			continue;	/* acted on live, or unknown (said) */
 		if (kc_aggs_libact(d->kd_ka, a->la_code, a->la_varid,
 		    a->la_val, a->la_has) != 0) {
 			fprintf(d->kd_o.do_err, "%s: %s: %s on aggregation variable %u with value %lld left out: no such aggregation or a bad value\n",
@@ -774,6 +948,51 @@ kc_apply_kept(struct kc_dec *d)
 	}
 }
 
+/* Replay: what it could not cover, each CPU named.  1 when anything. */
+static int
+kc_replay_gaps(struct kc_dec *d, FILE *err)
+{
+	const char *prog = d->kd_o.do_prog, *input = d->kd_o.do_input;
+	const struct rgn_cpu *rc;
+	const uint64_t *p;
+	uint32_t c;
+	int rv = 0;
+
+	for (c = 0; c < d->kd_ncpu; c++) {
+		p = &d->kd_rpos[3 * c];
+		if (rgn_view_gap_cpu(d->kd_view, c, NULL))
+			continue;	/* its records are left out (said) */
+		rc = rgn_view_cpu(d->kd_view, c);
+		if (p[0] < rc->rc_tail) {
+			fprintf(err, "%s: %s: aggregations partial: CPU %u: the consumer had taken the records at logical offsets 0x%llx-0x%llx without acting on them, and the dump's buffer of that CPU starts at 0x%llx: their clear(), trunc(), normalize() and denormalize() are not applied\n",
+			    prog, input, c, (unsigned long long)p[0],
+			    (unsigned long long)rc->rc_tail,
+			    (unsigned long long)rc->rc_tail);
+			rv = 1;
+		}
+		if (p[2] != 0) {
+			fprintf(err, "%s: %s: aggregations partial: CPU %u: the totals' at_pos 0x%llx falls inside the record at logical offset 0x%llx: actions of the records after it are applied, none of that record's\n",
+			    prog, input, c, (unsigned long long)p[0],
+			    (unsigned long long)(p[2] - 1));
+			rv = 1;
+		}
+	}
+	return rv;
+}
+
+/* CPU, then record, then decode order (a live round's: replay). */
+static int
+kc_libact_cmp(const void *pa, const void *pb)
+{
+	const struct kc_libact *a = pa, *b = pb;
+
+	if (a->la_cpu != b->la_cpu)
+		return a->la_cpu < b->la_cpu ? -1 : 1;
+	if (a->la_loff != b->la_loff)
+		return a->la_loff < b->la_loff ? -1 : 1;
+	return a->la_seq < b->la_seq ? -1 : a->la_seq > b->la_seq;
+}
+
 int
 kc_dec_apply_libacts(struct kc_dec *d, struct kc_aggs *ka, FILE *err)
 {
@@ -781,13 +1000,28 @@ kc_dec_apply_libacts(struct kc_dec *d, struct kc_aggs *ka, FILE *err)
 	int rv;
 
 	d->kd_ka = ka;
+	if (ka != NULL && d->kd_rstate == KC_RP_UNSET)
+		kc_replay_init(d);
+	/* --merge decoded by timestamp: the consumer's round goes by CPU */
+	if (d->kd_rstate == KC_RP_OK && d->kd_nacts - d->kd_applied > 1)
+		qsort(d->kd_acts + d->kd_applied, d->kd_nacts - d->kd_applied,
+		    sizeof (*d->kd_acts), kc_libact_cmp);
 	kc_apply_kept(d);
 	rv = d->kd_actbad;
 	if (kc_region_switched(d->kd_view, d->kd_den) &&
-	    kc_has_aggacts(d->kd_den)) {
-		fprintf(err, "%s: %s: aggregations partial: the program uses clear(), trunc(), normalize() or denormalize() and its consumer read the buffers under bufpolicy=switch: the numbers printed are the consumer's totals (which hold every such action it took before its last totals write, none it took after it, and no normalize()) and the buffers they do not cover, with no action applied, because the dump cannot tell which of the records the consumer had acted on\n",
-		    prog, input);
-		rv = 1;
+	    kc_den_aggacts(d->kd_den)) {
+		if (d->kd_rstate == KC_RP_OK) {
+			if (kc_replay_gaps(d, err))
+				rv = 1;
+		} else if (d->kd_rstate == KC_RP_BAD) {
+			fprintf(err, "%s: %s: aggregations partial: the program uses clear(), trunc(), normalize() or denormalize() and its consumer read the buffers under bufpolicy=switch, but the totals cannot tell which records it had acted on: %s; the numbers printed are the consumer's totals and the buffers they do not cover, with no such action of the records applied\n",
+			    prog, input, d->kd_rmsg);
+			rv = 1;
+		} else {
+			fprintf(err, "%s: %s: aggregations partial: the program uses clear(), trunc(), normalize() or denormalize() and its consumer read the buffers under bufpolicy=switch: the numbers printed are the consumer's totals (which hold every such action it took before its last totals write, none it took after it, and no normalize()) and the buffers they do not cover, with no action applied, because the dump cannot tell which of the records the consumer had acted on\n",
+			    prog, input);
+			rv = 1;
+		}
 	}
 	if (d->kd_actlost != 0) {
 		fprintf(err, "%s: %s: aggregations partial: out of memory keeping %u aggregation action(s) of the records: not applied\n",

@@ -58,6 +58,38 @@ kc_sess_hook_libact(void *arg, uint32_t code, uint32_t varid, int64_t val,
 	    kc_aggs_libact(s->se_aggs, code, varid, val, has_val) != 0)
 		fprintf(s->se_err, "%s: aggregation action %u on variable %u with value %lld failed\n",
 		    s->se_prog, code, varid, (long long)val);
+	/*
+	 * Done: the decoder's replay position moves past it, and a second
+	 * snapshot hands the table on (the engine writes its totals after
+	 * each), so a dump's totals hold this action and say so (rgn.h,
+	 * "Aggregation totals": replay).  Merging the buffers now rather
+	 * than at the next snapshot changes no number.
+	 */
+	if (s->se_dec != NULL)
+		kc_dec_libact_acted(s->se_dec);
+	kc_sess_snap(s);
+}
+
+int
+kc_sess_totals(struct kc_sess *s, void *buf, uint64_t cap, uint64_t *len,
+    uint64_t *xlen, uint64_t *left)
+{
+	uint64_t *pos;
+	uint32_t c;
+	int rv;
+
+	*len = *xlen = *left = 0;
+	if (s->se_aggs == NULL)
+		return -EINVAL;
+	pos = calloc(2ULL * s->se_ncpu + 1, sizeof (*pos));
+	if (pos == NULL)
+		return -ENOMEM;
+	for (c = 0; c < s->se_ncpu && s->se_dec != NULL; c++)
+		kc_dec_acted(s->se_dec, c, &pos[2 * c], &pos[2 * c + 1]);
+	rv = kc_aggs_totals(s->se_aggs, buf, cap, pos, s->se_ncpu, len, xlen,
+	    left);
+	free(pos);
+	return rv;
 }
 
 static void

@@ -81,6 +81,16 @@ struct kc_sess {
 uint64_t kc_sess_rate(struct kc_sess *s, uint32_t opt);
 
 /*
+ * The session's totals for KIO_AGGTOT (rgn.h, "Aggregation totals"): the
+ * table as an agg_buf image at "buf", followed by the replay part (each
+ * CPU's decoding position, kc_dec_acted, and the entries' normalize()
+ * divisors), together at most "cap" bytes.  *len the image's bytes, *xlen
+ * the replay part's, *left the entries left out.  0 or -errno.
+ */
+int kc_sess_totals(struct kc_sess *s, void *buf, uint64_t cap,
+    uint64_t *len, uint64_t *xlen, uint64_t *left);
+
+/*
  * Set up "s" for the enabling "den" whose records are in the view "v"
  * (both kept by reference, both must outlive the session) with "ncpu"
  * per-CPU buffers: the decoder with the hooks above, and the aggregation

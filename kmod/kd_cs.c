@@ -1880,16 +1880,17 @@ kd_cs_aggtot(struct kd_cstate *cs, struct kio_aggtot *kt)
 		return -EINVAL;
 	if (kt->kt_len == 0)
 		return 0;
-	if (kt->kt_len > kt->kt_cap)
+	if (kt->kt_len > kt->kt_cap || kt->kt_xlen > kt->kt_cap - kt->kt_len)
 		return -E2BIG;
 	dst = rgn_aggtot_begin(cs->cs_region, &cap);
 	if (dst == NULL)
 		return -ENOENT;
+	/* intervals, image, replay bytes (at_pos, at_norm: rgn.h) */
 	if (copy_from_user(dst, u64_to_user_ptr(kt->kt_buf),
-	    8ULL * cs->cs_ncpu + kt->kt_len) != 0)
+	    8ULL * cs->cs_ncpu + kt->kt_len + kt->kt_xlen) != 0)
 		return -EFAULT;	/* that slot stays invalid; the other holds */
-	if (rgn_aggtot_commit(cs->cs_region, kt->kt_len, kt->kt_left,
-	    &err) != 0)
+	if (rgn_aggtot_commit(cs->cs_region, kt->kt_len, kt->kt_xlen,
+	    kt->kt_left, &err) != 0)
 		return -EINVAL;
 	return 0;
 }

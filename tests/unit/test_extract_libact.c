@@ -39,6 +39,7 @@
 #include "agg.h"
 #include "ecb.h"
 #include "dof_libact.h"
+#include "kdt_env.h"	/* kenv_crc32: resealing a damaged slot */
 #include "consumer/kc.h"
 #include "consumer/kc_agg.h"
 
@@ -60,8 +61,13 @@ static const char *const tl_names[TL_NPROBES] = {
 	"upd", "nrm", "dnm", "clr", "trn", "prt"
 };
 
+/* The compiled program per "live" variant: compiled once (thousands of
+   setups below), freed at exit with the process. */
+static struct dc_out tl_compiled[3];
+static int tl_have[3];
+
 struct tl {
-	struct dc_out	t_out;
+	struct dc_out	*t_out;
 	struct dof_enabling *t_den;
 	struct ecb_state *t_es;
 	uint8_t		*t_rgn;
@@ -94,9 +100,12 @@ tl_setup(struct tl *t, int live)
 	snprintf(prog, sizeof (prog), "%s%s", live == 1 ?
 	    "#pragma D option bufpolicy=ring\n" : "", tl_prog);
 	memset(&opts, 0, sizeof (opts));
-	ck_assert_msg(dc_compile(prog, strlen(prog), "t.d", &opts,
-	    &t->t_out) == 0, "%s", t->t_out.dco_diag);
-	ck_assert_int_eq(dof_load(t->t_out.dco_dof, t->t_out.dco_dofsz,
+	t->t_out = &tl_compiled[live];
+	if (!tl_have[live])
+		ck_assert_msg(dc_compile(prog, strlen(prog), "t.d", &opts,
+		    t->t_out) == 0, "%s", t->t_out->dco_diag);
+	tl_have[live] = 1;
+	ck_assert_int_eq(dof_load(t->t_out->dco_dof, t->t_out->dco_dofsz,
 	    &t->t_den, &ke), 0);
 	ck_assert_uint_eq(t->t_den->den_necbs, TL_NPROBES);
 	t->t_rgn = aligned_alloc(4096, TL_RGNSIZE);
@@ -160,7 +169,6 @@ tl_free(struct tl *t)
 		kc_aggs_free(t->t_ka);
 	ecb_destroy(t->t_es);
 	dof_free(t->t_den);
-	dc_out_free(&t->t_out);
 	free(t->t_rgn);
 }
 
@@ -208,13 +216,24 @@ tl_round(struct tl *t)
 	ck_assert_int_eq(kc_aggs_image(t->t_ka, dst + sizeof (t->t_ival),
 	    cap - sizeof (t->t_ival), &len, &left), 0);
 	ck_assert_int_eq(left, 0);
-	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, left, &ke) == 0, "%s",
+	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, 0, left, &ke) == 0, "%s",
 	    ke.ke_msg);
 }
 
 /* The printer on the image: its exit status, stdout and stderr. */
 static int
+tl_print_flags(struct tl *t, uint32_t fmt, uint32_t flags, char **out,
+    char **err);
+
+static int
 tl_print(struct tl *t, uint32_t fmt, char **out, char **err)
+{
+	return tl_print_flags(t, fmt, 0, out, err);
+}
+
+static int
+tl_print_flags(struct tl *t, uint32_t fmt, uint32_t flags, char **out,
+    char **err)
 {
 	struct kc_opts ko;
 	size_t on = 0, en = 0;
@@ -225,7 +244,7 @@ tl_print(struct tl *t, uint32_t fmt, char **out, char **err)
 	ck_assert_ptr_nonnull(e);
 	memset(&ko, 0, sizeof (ko));
 	ko.ko_prog = "kdt-extract";
-	ko.ko_flags = KC_F_QUIET | KC_F_PARTIAL;
+	ko.ko_flags = KC_F_QUIET | KC_F_PARTIAL | flags;
 	ko.ko_format = fmt;
 	rv = kc_print_region_opts(t->t_rgn, TL_RGNSIZE, 0x20000000, "img",
 	    o, e, &ko);
@@ -373,8 +392,10 @@ START_TEST(test_live_ring_clear_after_totals)
 END_TEST
 
 /*
- * Under bufpolicy=switch the consumer acted on the clear() before its
- * next totals write ran; the image cannot tell: it says so, partial.
+ * Under bufpolicy=switch, totals written by a consumer from before
+ * replay (no replay part, at_xlen 0): the consumer acted on the clear()
+ * before its next totals write ran and the image cannot tell -- it says
+ * so, partial, as such images always read.
  */
 START_TEST(test_live_switch_says_partial)
 {
@@ -495,6 +516,546 @@ START_TEST(test_live_ring_interleavings)
 END_TEST
 
 /*
+ * ---- bufpolicy=switch: replay (rgn.h "Aggregation totals") ----
+ *
+ * A model of the live consumer under switch (consumer/kc_kernel.c and
+ * kc_sess.c), step by step so that a panic can come between any two:
+ *  - a decode round: per CPU, the principal buffer switched and the
+ *    records taken decoded in order.  The dump shows the switched-out
+ *    buffer until the CPU writes a record into the fresh one (the
+ *    reader takes the copy with the larger rc_head, or the same and
+ *    more records: rgn.h, page list), so the switch is played on the
+ *    region's buffer when that record comes: rc_tail = rc_head, what
+ *    kd_switch_buf's fresh buffer looks like.  Each aggregation
+ *    action: a snapshot round (every CPU's aggregation buffer merged,
+ *    then the totals written), the action, the decoder's position past
+ *    it, a snapshot round again;
+ *    after a CPU's records, when it had any, the totals written once
+ *    more (kk_snap_buf);
+ *  - an aggregation round (aggrate): every CPU merged, totals written.
+ * The totals carry the replay part (kc_aggs_totals: each CPU's position
+ * as kc_dec_acted gives it, the normalize() divisors).  What the dump
+ * must print: what this consumer would have printed had it done one more
+ * round at the panic -- every aggregation buffer it has not merged, then
+ * the actions of the records it has not acted on, CPU 0's first, in
+ * record order.
+ */
+#define TL_MAXREC	64
+
+struct tl_rec {
+	uint64_t	r_loff, r_end;
+	uint32_t	r_probe;
+};
+
+struct tl_sw {
+	struct tl	*w_t;
+	uint32_t	w_budget;	/* micro-steps left before the panic */
+	int		w_dead;
+	struct tl_rec	w_recs[TL_NCPU][TL_MAXREC];
+	uint32_t	w_nrec[TL_NCPU];
+	uint32_t	w_next[TL_NCPU];	/* first record not started */
+	uint64_t	w_decend[TL_NCPU];	/* kd_next: end of the last */
+	uint64_t	w_taken[TL_NCPU];	/* head at the last switch */
+	int		w_pendsw[TL_NCPU];	/* fresh buffer, empty */
+	int		w_incur;	/* in a record: cpu, loff, done */
+	uint32_t	w_curcpu;
+	uint64_t	w_curloff, w_curdone;
+	uint64_t	w_slotpos[2 * TL_NCPU];	/* the last totals */
+	int		w_written;
+};
+
+/* One micro-step: 1 when it runs, 0 when the panic came before it. */
+static int
+tl_go(struct tl_sw *w)
+{
+	if (w->w_dead)
+		return 0;
+	if (w->w_budget == 0) {
+		w->w_dead = 1;
+		return 0;
+	}
+	w->w_budget--;
+	return 1;
+}
+
+static void
+tl_sw_fire(struct tl_sw *w, uint32_t probe, uint32_t cpu, int64_t a0)
+{
+	struct rgn_cpu *rc;
+	struct tl_rec *r;
+
+	if (!tl_go(w))
+		return;
+	rc = w->w_t->t_es->es_cpus[cpu].ec_rc;
+	if (w->w_pendsw[cpu]) {	/* the fresh buffer takes over */
+		rc->rc_tail = rc->rc_reserve = rc->rc_head;
+		w->w_pendsw[cpu] = 0;
+	}
+	ck_assert_uint_lt(w->w_nrec[cpu], TL_MAXREC);
+	r = &w->w_recs[cpu][w->w_nrec[cpu]];
+	r->r_loff = rc->rc_head;
+	tl_fire(w->w_t, probe, cpu, a0);
+	r->r_end = rc->rc_head;
+	r->r_probe = probe;
+	/* an update records nothing in the principal buffer */
+	ck_assert_uint_eq(rc->rc_drops, 0);
+	if (r->r_end > r->r_loff)
+		w->w_nrec[cpu]++;
+}
+
+/* The totals with the replay part, as kk_aggtot writes them. */
+static void
+tl_sw_write(struct tl_sw *w)
+{
+	struct tl *t = w->w_t;
+	uint64_t pos[2 * TL_NCPU], cap, len, xlen, left;
+	struct kdt_err ke;
+	uint8_t *dst;
+	uint32_t c;
+
+	if (!tl_go(w))
+		return;
+	for (c = 0; c < TL_NCPU; c++) {	/* kc_dec_acted */
+		pos[2 * c] = w->w_incur && w->w_curcpu == c ? w->w_curloff :
+		    w->w_decend[c];
+		pos[2 * c + 1] = w->w_incur && w->w_curcpu == c ?
+		    w->w_curdone : 0;
+	}
+	dst = rgn_aggtot_begin(t->t_rgn, &cap);
+	ck_assert_ptr_nonnull(dst);
+	memcpy(dst, t->t_ival, sizeof (t->t_ival));
+	ck_assert_int_eq(kc_aggs_totals(t->t_ka, dst + sizeof (t->t_ival),
+	    cap - sizeof (t->t_ival), pos, TL_NCPU, &len, &xlen, &left), 0);
+	ck_assert_int_eq(left, 0);
+	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, xlen, left, &ke) == 0,
+	    "%s", ke.ke_msg);
+	memcpy(w->w_slotpos, pos, sizeof (pos));
+	w->w_written = 1;
+}
+
+/* KIO_SNAP_AGG of CPU c and its merge (kd_snap_agg, kk_snap_aggs). */
+static void
+tl_sw_snapcpu(struct tl_sw *w, uint32_t c)
+{
+	struct tl *t = w->w_t;
+	struct agg_buf *nb, *old;
+
+	if (!tl_go(w))
+		return;
+	old = t->t_es->es_cpus[c].ec_agg;
+	nb = t->t_spare[c];
+	nb->ab_interval = 0;
+	agg_buf_reset(nb);
+	nb->ab_drops = old->ab_drops;
+	nb->ab_interval = old->ab_interval + 1;
+	t->t_es->es_cpus[c].ec_agg = nb;
+	t->t_spare[c] = old;
+	ck_assert_int_eq(kc_aggs_snap(t->t_ka, old), 0);
+	t->t_ival[c] = old->ab_interval;
+}
+
+static void
+tl_sw_snap(struct tl_sw *w)
+{
+	uint32_t c;
+
+	for (c = 0; c < TL_NCPU; c++)
+		tl_sw_snapcpu(w, c);
+	tl_sw_write(w);
+}
+
+/* One aggregation action of the record being decoded (kc_sess). */
+static void
+tl_sw_act(struct tl_sw *w, uint32_t code, uint32_t varid, int64_t val,
+    int has)
+{
+	tl_sw_snap(w);
+	if (!tl_go(w))
+		return;
+	ck_assert_int_eq(kc_aggs_libact(w->w_t->t_ka, code, varid, val, has),
+	    0);
+	w->w_curdone++;			/* kc_dec_libact_acted */
+	tl_sw_snap(w);
+}
+
+/* The aggregation actions of probe "p"'s record, in action order. */
+static uint32_t
+tl_sw_acts(uint32_t p, uint32_t *code, uint32_t *varid, int64_t *val)
+{
+	if (p == TL_CLR) {
+		code[0] = KDT_LIBACT_CLEAR, varid[0] = 1, val[0] = 0;
+		return 1;
+	}
+	if (p == TL_NRM) {
+		code[0] = KDT_LIBACT_NORMALIZE, varid[0] = 2, val[0] = 10;
+		code[1] = KDT_LIBACT_NORMALIZE, varid[1] = 3, val[1] = 2;
+		return 2;
+	}
+	return 0;
+}
+
+/* A decode round (kk_switch, then kk_loop's totals write). */
+static void
+tl_sw_decode(struct tl_sw *w)
+{
+	uint32_t code[2], varid[2], n, nd, i, c;
+	struct rgn_cpu *rc;
+	int64_t val[2];
+	struct tl_rec *r;
+
+	for (c = 0; c < TL_NCPU && !w->w_dead; c++) {
+		if (!tl_go(w))
+			return;
+		rc = w->w_t->t_es->es_cpus[c].ec_rc;	/* the switch */
+		w->w_taken[c] = rc->rc_head;
+		w->w_pendsw[c] = 1;
+		nd = 0;
+		while (w->w_next[c] < w->w_nrec[c] &&
+		    w->w_recs[c][w->w_next[c]].r_loff < w->w_taken[c]) {
+			r = &w->w_recs[c][w->w_next[c]++];
+			nd++;
+			w->w_decend[c] = r->r_end;	/* kc_on_rec */
+			w->w_incur = 1;
+			w->w_curcpu = c;
+			w->w_curloff = r->r_loff;
+			w->w_curdone = 0;
+			n = tl_sw_acts(r->r_probe, code, varid, val);
+			for (i = 0; i < n; i++)
+				tl_sw_act(w, code[i], varid[i], val[i],
+				    code[i] == KDT_LIBACT_NORMALIZE);
+			if (w->w_dead)
+				return;
+			w->w_incur = 0;
+		}
+		if (nd != 0)
+			tl_sw_write(w);
+	}
+}
+
+/*
+ * What the consumer would print after one more round now: the buffers
+ * it has not merged (the active ones: a switched-out one is merged in
+ * the same step), then every action it has not carried out.
+ */
+static char *
+tl_sw_want(struct tl_sw *w)
+{
+	struct tl *t = w->w_t;
+	uint32_t code[2], varid[2], n, i, c, j;
+	int64_t val[2];
+	struct tl_rec *r;
+	uint64_t from;
+
+	for (c = 0; c < TL_NCPU; c++)
+		ck_assert_int_eq(kc_aggs_snap(t->t_ka,
+		    t->t_es->es_cpus[c].ec_agg), 0);
+	for (c = 0; c < TL_NCPU; c++)
+		for (j = 0; j < w->w_nrec[c]; j++) {
+			r = &w->w_recs[c][j];
+			from = 0;
+			if (w->w_incur && w->w_curcpu == c &&
+			    r->r_loff == w->w_curloff)
+				from = w->w_curdone;
+			else if (r->r_loff < w->w_decend[c])
+				continue;	/* acted on */
+			n = tl_sw_acts(r->r_probe, code, varid, val);
+			for (i = (uint32_t)from; i < n; i++)
+				ck_assert_int_eq(kc_aggs_libact(t->t_ka,
+				    code[i], varid[i], val[i],
+				    code[i] == KDT_LIBACT_NORMALIZE), 0);
+		}
+	return tl_text(t->t_ka);
+}
+
+/*
+ * Every sequence of TL_SW_STEPS steps from {3 updates, decode round,
+ * aggregation round, an action record (clear() on CPU 0 at even steps,
+ * normalize() on CPU 1 at odd ones)}, and a panic before each of its
+ * micro-steps and after the last: the dump prints what the model
+ * consumer would have printed, exit 0 (before replay: "aggregations
+ * partial", exit 3).  Were records the consumer had taken no longer in
+ * the buffer the dump shows, it would name them and say partial; a
+ * record comes between steps only, so that is test_live_switch_taken's.
+ */
+#define TL_SW_STEPS	4
+
+static void
+tl_sw_play(struct tl_sw *w, uint32_t seq)
+{
+	uint32_t i, step, c, nupd = 0;
+	int64_t v;
+
+	for (i = 0; i < TL_SW_STEPS && !w->w_dead; i++) {
+		step = (seq >> (2 * i)) & 3;
+		if (step == 0) {
+			for (c = 0; c < 3; c++) {
+				v = (int64_t)(nupd++ % 4) * 3 + 1;
+				tl_sw_fire(w, TL_UPD, c % TL_NCPU, v);
+			}
+		} else if (step == 1) {
+			tl_sw_decode(w);
+		} else if (step == 2) {
+			tl_sw_snap(w);
+		} else {
+			tl_sw_fire(w, i % 2 == 0 ? TL_CLR : TL_NRM, i % 2, 0);
+		}
+	}
+}
+
+START_TEST(test_live_switch_replay)
+{
+	const uint32_t nseq = 1u << (2 * TL_SW_STEPS);
+	uint32_t seq, cut, c, nmicro;
+	struct tl_sw *w = malloc(sizeof (*w));
+	char *out, *err, *want;
+	int partial, rv;
+	uint64_t tail;
+	uint32_t nok = 0, npart = 0;
+	struct tl t;
+
+	ck_assert_ptr_nonnull(w);
+	for (seq = 0; seq < nseq; seq++) {
+		/* count the micro-steps: a run without a panic */
+		tl_setup(&t, 2);
+		memset(w, 0, sizeof (*w));
+		w->w_t = &t;
+		w->w_budget = UINT32_MAX;
+		tl_sw_play(w, seq);
+		nmicro = UINT32_MAX - w->w_budget;
+		tl_free(&t);
+		for (cut = 0; cut <= nmicro; cut++) {
+			tl_setup(&t, 2);
+			memset(w, 0, sizeof (*w));
+			w->w_t = &t;
+			w->w_budget = cut;
+			tl_sw_play(w, seq);
+			partial = 0;
+			for (c = 0; c < TL_NCPU; c++) {
+				tail = t.t_es->es_cpus[c].ec_rc->rc_tail;
+				if (w->w_slotpos[2 * c] < tail)
+					partial = 1;
+			}
+			rv = tl_print(&t, KC_FORMAT_TEXT, &out, &err);
+			want = tl_sw_want(w);
+			if (partial) {
+				ck_assert_msg(rv == KC_PARTIAL &&
+				    strstr(err, "without acting on them") !=
+				    NULL, "sequence %u cut %u: rv %d stderr: [%s]",
+				    seq, cut, rv, err);
+				npart++;
+			} else {
+				ck_assert_msg(rv == 0 && err[0] == '\0',
+				    "sequence %u cut %u: rv %d stderr: [%s]",
+				    seq, cut, rv, err);
+				ck_assert_msg(strcmp(tl_aggs(out), want) == 0,
+				    "sequence %u cut %u: aggregations:\n[%s]\nwant:\n[%s]",
+				    seq, cut, tl_aggs(out), want);
+				nok++;
+			}
+			if (!partial && cut % 4 == 0) {
+				/* --merge decodes by timestamp; the same
+				   aggregations (the round goes by CPU) */
+				free(out);
+				free(err);
+				ck_assert_int_eq(tl_print_flags(&t,
+				    KC_FORMAT_TEXT, KC_F_MERGE, &out, &err), 0);
+				ck_assert_msg(strcmp(tl_aggs(out), want) == 0,
+				    "sequence %u cut %u --merge:\n[%s]\nwant:\n[%s]",
+				    seq, cut, tl_aggs(out), want);
+			}
+			free(out);
+			free(err);
+			free(want);
+			tl_free(&t);
+		}
+	}
+	/* a panic here never splits taken records from the dump: a
+	   record comes between steps only (test_live_switch_taken) */
+	ck_assert_uint_gt(nok, 1000);
+	ck_assert_uint_eq(npart, 0);
+	free(w);
+}
+END_TEST
+
+/*
+ * A record comes on CPU 0 between the consumer's switch of that CPU and
+ * its decoding: the fresh buffer takes over in the dump, and the taken
+ * records (a clear()) are only in the switched-out copy, which the dump
+ * does not show -- said, with the offsets; CPU 1's normalize() is still
+ * replayed.
+ */
+START_TEST(test_live_switch_taken)
+{
+	struct tl_sw *w = calloc(1, sizeof (*w));
+	char *out, *err;
+	struct rgn_cpu *rc;
+	struct tl t;
+
+	ck_assert_ptr_nonnull(w);
+	tl_setup(&t, 2);
+	w->w_t = &t;
+	w->w_budget = UINT32_MAX;
+	tl_sw_fire(w, TL_UPD, 0, 5);
+	tl_sw_fire(w, TL_UPD, 1, 20);
+	tl_sw_snap(w);
+	tl_sw_fire(w, TL_CLR, 0, 0);
+	tl_sw_fire(w, TL_NRM, 1, 0);
+	/* the consumer switches CPU 0; CPU 0 writes into the new buffer */
+	rc = t.t_es->es_cpus[0].ec_rc;
+	w->w_taken[0] = rc->rc_head;
+	w->w_pendsw[0] = 1;
+	tl_sw_fire(w, TL_UPD, 0, 5);
+	tl_sw_fire(w, TL_PRT, 0, 0);
+	ck_assert_int_eq(tl_print(&t, KC_FORMAT_TEXT, &out, &err),
+	    KC_PARTIAL);
+	ck_assert_msg(strstr(err, "kdt-extract: img: aggregations partial: CPU 0: the consumer had taken the records at logical offsets 0x0-0x") != NULL &&
+	    strstr(err, "without acting on them") != NULL &&
+	    strstr(err, "CPU 1") == NULL, "stderr: [%s]", err);
+	/* @c not cleared, @s = 30 normalized by 10 */
+	ck_assert_msg(strstr(tl_aggs(out), "                3\n") != NULL,
+	    "aggregations: [%s]", tl_aggs(out));
+	free(out);
+	free(err);
+	tl_free(&t);
+	free(w);
+}
+END_TEST
+
+/*
+ * Under switch the consumer normalized @s and @q (CPU 1's record: in its
+ * totals' at_norm) and had not yet read CPU 0's clear(): the JSON export
+ * gives @s "normal":10 from the totals and @c cleared by the replay,
+ * status 0.
+ */
+START_TEST(test_live_switch_json)
+{
+	struct tl_sw *w = calloc(1, sizeof (*w));
+	char *out, *err;
+	struct tl t;
+
+	ck_assert_ptr_nonnull(w);
+	tl_setup(&t, 2);
+	w->w_t = &t;
+	w->w_budget = UINT32_MAX;
+	tl_sw_fire(w, TL_UPD, 0, 5);
+	tl_sw_fire(w, TL_UPD, 1, 20);
+	tl_sw_fire(w, TL_NRM, 1, 0);
+	tl_sw_decode(w);
+	tl_sw_fire(w, TL_CLR, 0, 0);
+	tl_sw_fire(w, TL_UPD, 1, 5);
+	ck_assert_int_eq(tl_print(&t, KC_FORMAT_JSON, &out, &err), 0);
+	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
+	ck_assert_msg(strstr(out, "\"function\":\"sum\",\"keys\":[],\"normal\":10,\"value\":3}\n") != NULL,
+	    "json: [%s]", out);
+	ck_assert_msg(strstr(out, "\"keys\":[{\"action\":\"trace\",\"size\":8,\"type\":\"int\",\"value\":20}],\"value\":0}\n") != NULL,
+	    "json: [%s]", out);
+	free(out);
+	free(err);
+	tl_free(&t);
+	free(w);
+}
+END_TEST
+
+/*
+ * Hostile replay parts (rgn.h rules R1-R6): each damage is named with
+ * the field and its value, the dump is partial and prints the totals and
+ * the buffers with no action of the records applied -- never a crash.
+ * The slot is resealed (at_xcrc unless the case is about it, at_crc) so
+ * that the rule under test is the one that trips.
+ */
+static const struct {
+	const char	*h_want;
+} tl_hostile[] = {
+	{ "at_xlen 5 is not 16 x 2 CPUs plus 8 per entry" },
+	{ "at_xlen 1099511627776 after the" },
+	{ "at_xcrc 0x" },
+	{ "at_pos of CPU 0, logical offset 0x" },
+	{ "says 5000 actions of one record were carried out, more than the limit of 4096" },
+	{ "at_norm[0], the normalize() divisor of entry 0, is 0, below 1" },
+	{ "at_norm holds 5 divisors, the totals image has 4 entries" },
+};
+
+static struct rgn_aggtot *
+tl_newest(struct tl *t)
+{
+	const struct rgn_meta *m = (const void *)(t->t_rgn + RGN_PAGE);
+	struct rgn_aggtot *a = (void *)(t->t_rgn + m->rm_aggtot_off);
+	struct rgn_aggtot *b = (void *)((uint8_t *)a + m->rm_aggtot_size / 2);
+
+	return a->at_seq > b->at_seq ? a : b;
+}
+
+START_TEST(test_live_switch_hostile_replay)
+{
+	struct tl_sw *w = calloc(1, sizeof (*w));
+	struct rgn_aggtot *a;
+	char *out, *err;
+	uint8_t *x;
+	uint64_t v;
+	struct tl t;
+
+	ck_assert_ptr_nonnull(w);
+	tl_setup(&t, 2);
+	w->w_t = &t;
+	w->w_budget = UINT32_MAX;
+	tl_sw_fire(w, TL_UPD, 0, 5);
+	tl_sw_fire(w, TL_UPD, 1, 6);
+	tl_sw_snap(w);
+	tl_sw_fire(w, TL_CLR, 0, 0);
+	a = tl_newest(&t);
+	/* @c[5], @c[6], @s, @q */
+	ck_assert_uint_eq(a->at_xlen, 16 * TL_NCPU + 8 * 4);
+	x = (uint8_t *)(a + 1) + 8 * TL_NCPU + a->at_len;
+	switch (_i) {
+	case 0:
+		a->at_xlen = 5;
+		break;
+	case 1:
+		a->at_xlen = 1ULL << 40;
+		break;
+	case 2:
+		x[0] ^= 1;	/* at_xcrc left as it was */
+		break;
+	case 3:
+		v = t.t_es->es_cpus[0].ec_rc->rc_head + 0x1000;
+		memcpy(x, &v, 8);
+		break;
+	case 4:
+		v = 5000;
+		memcpy(x + 8, &v, 8);
+		break;
+	case 5:
+		v = 0;
+		memcpy(x + 16 * TL_NCPU, &v, 8);
+		break;
+	case 6:
+		v = 1;
+		memcpy(x + a->at_xlen, &v, 8);
+		a->at_xlen += 8;
+		break;
+	}
+	if (_i != 2 && _i != 0 && _i != 1)
+		a->at_xcrc = kenv_crc32(x, a->at_xlen);
+	a->at_crc = 0;
+	a->at_crc = kenv_crc32(a, sizeof (*a)) ^ kenv_crc32(a + 1,
+	    8 * TL_NCPU + a->at_len);
+	ck_assert_int_eq(tl_print(&t, KC_FORMAT_TEXT, &out, &err),
+	    KC_PARTIAL);
+	ck_assert_msg(strstr(err, "kdt-extract: img: aggregations partial: the program uses clear(), trunc(), normalize() or denormalize() and its consumer read the buffers under bufpolicy=switch, but the totals cannot tell which records it had acted on: aggregation totals slot ") != NULL &&
+	    strstr(err, tl_hostile[_i].h_want) != NULL,
+	    "case %d: stderr: [%s]", _i, err);
+	/* the totals, no clear() applied: @c[5] and @c[6] count 1 */
+	ck_assert_msg(strncmp(tl_aggs(out), "                5                1\n"
+	    "                6                1\n               11\n", 88) == 0,
+	    "case %d: aggregations: [%s]", _i, tl_aggs(out));
+	free(out);
+	free(err);
+	tl_free(&t);
+	free(w);
+}
+END_TEST
+
+/*
  * printa() in the records prints where the record is, with the actions
  * before it carried out, and the variable is not printed again at the
  * end -- as the consumer does: the userspace engine prints the same
@@ -571,12 +1132,17 @@ extract_libact_suite(void)
 	Suite *s = suite_create("extract_libact");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_normalize_anon);
 	tcase_add_test(tc, test_denormalize_clear_trunc);
 	tcase_add_test(tc, test_live_ring_clear_after_totals);
 	tcase_add_test(tc, test_live_switch_says_partial);
 	tcase_add_test(tc, test_live_ring_interleavings);
+	tcase_add_test(tc, test_live_switch_replay);
+	tcase_add_test(tc, test_live_switch_taken);
+	tcase_add_test(tc, test_live_switch_json);
+	tcase_add_loop_test(tc, test_live_switch_hostile_replay, 0,
+	    (int)(sizeof (tl_hostile) / sizeof (tl_hostile[0])));
 	tcase_add_test(tc, test_printa_inline);
 	tcase_add_test(tc, test_json_normalize);
 	suite_add_tcase(s, tc);

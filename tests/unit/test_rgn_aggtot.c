@@ -180,7 +180,7 @@ ta_totals(struct ta *t)
 	memcpy(dst, t->t_ival, sizeof (t->t_ival));
 	ck_assert_int_eq(kc_aggs_image(t->t_ka, dst + sizeof (t->t_ival),
 	    cap - sizeof (t->t_ival), &len, &left), 0);
-	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, left, &ke) == 0, "%s",
+	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, 0, left, &ke) == 0, "%s",
 	    ke.ke_msg);
 	memcpy(t->t_g, t->t_ival, sizeof (t->t_g));
 }
@@ -474,9 +474,9 @@ START_TEST(test_commit_checks_the_image)
 	ta_setup(&t, TA_AGGSIZE * TA_NCPU);
 	dst = rgn_aggtot_begin(t.t_rgn, &cap);
 	memset(dst, 0, 4096);
-	ck_assert_int_eq(rgn_aggtot_commit(t.t_rgn, 4096, 0, &ke), -EINVAL);
+	ck_assert_int_eq(rgn_aggtot_commit(t.t_rgn, 4096, 0, 0, &ke), -EINVAL);
 	ck_assert_str_eq(ke.ke_tag, "RGN_AGGTOT");
-	ck_assert_int_eq(rgn_aggtot_commit(t.t_rgn, cap, 0, &ke), -EINVAL);
+	ck_assert_int_eq(rgn_aggtot_commit(t.t_rgn, cap, 0, 0, &ke), -EINVAL);
 	ta_free(&t);
 }
 END_TEST

@@ -24,6 +24,20 @@
 #    that live kdt prints (second serial port) is F's block, byte for
 #    byte.
 #
+#  S (the default bufpolicy=switch, aggrate 1s) counts /bin/gpl-S's NS
+#    getppid() calls into @n and @z while tick-1s records normalize(@n,
+#    10) and clear(@z), then stays running.  Under switch the consumer
+#    decodes and acts on the records as they come, so the dump must
+#    replay exactly the records it had not acted on yet, from the
+#    position its totals give (rgn.h, "Aggregation totals": replay) --
+#    and print what this consumer would have printed after one more
+#    round: @n = NS / 10 and @z = 0, with no "aggregations partial" and
+#    exit 0.  The workload sleeps 1.5 s after its last call, so a tick
+#    has cleared @z since, whenever the consumer's last round was; the
+#    same program run to its end before the panic (its output on the
+#    second serial port after the S-TWIN line) is S's block, byte for
+#    byte.
+#
 # On the QMP dump kdt-extract must print exactly the aggregations the
 # consumers had: @c[gpl-E] = NE, @c[gpl-D] = (CHUNKS + 1) * PER and D's
 # quantize of 0..PER-1 per process, (CHUNKS + 1) times, F's as its live
@@ -41,6 +55,7 @@ work=$(mktemp -d "$KV_TOP/build/vm-extract-live-aggs.XXXXXX")
 trap '[ -n "${KDT_KEEP:-}" ] || rm -rf "$work"' EXIT
 NE=77
 NF=230
+NS=470
 CHUNKS=6
 PER=50
 
@@ -51,6 +66,9 @@ printf '/bin/gpl-E %s\ntouch /tmp/E.done\nexec sleep 100000\n' "$NE" \
 printf '/bin/gpl-F %s\nsleep 0.4\n' "$NF" > "$work/wF1.sh"
 printf '/bin/sh /wF1.sh\ntouch /tmp/F.done\nexec sleep 100000\n' \
     > "$work/wF.sh"
+printf '/bin/gpl-S %s\nsleep 1.5\n' "$NS" > "$work/wS1.sh"
+printf '/bin/sh /wS1.sh\ntouch /tmp/S.done\nexec sleep 100000\n' \
+    > "$work/wS.sh"
 cat > "$work/wD.sh" <<EOS
 i=0
 while [ \$i -lt $CHUNKS ]; do /bin/gpl-D $PER; sleep 0.1; i=\$((i + 1)); done
@@ -59,16 +77,22 @@ echo c > /proc/sysrq-trigger
 EOS
 PE='syscall::getppid:entry /execname == "gpl-E"/ { @c[execname] = count(); }'
 PF='syscall::getppid:entry /execname == "gpl-F"/ { @n[execname] = count(); @z[execname] = count(); } tick-20ms { normalize(@n, 10); clear(@z); }'
+PS='syscall::getppid:entry /execname == "gpl-S"/ { @n[execname] = count(); @z[execname] = count(); } tick-1s { normalize(@n, 10); clear(@z); }'
 PD='syscall::getppid:entry /execname == "gpl-D"/ { @c[execname] = count(); @q = quantize(self->n++); }'
 "$KV_VM" --add-kdt --smp "$KV_SMP" --timeout 300 \
     --add "$work/gpl:/bin/gpl-E" --add "$work/gpl:/bin/gpl-D" \
     --add "$work/gpl:/bin/gpl-F" --add "$work/wF.sh:/wF.sh" \
+    --add "$work/gpl:/bin/gpl-S" --add "$work/wS.sh:/wS.sh" \
+    --add "$work/wS1.sh:/wS1.sh" \
     --add "$work/wF1.sh:/wF1.sh" --add "$work/wE.sh:/wE.sh" \
     --add "$work/wD.sh:/wD.sh" --guest-out "$work/live.out" \
     --run "kdt -q -x bufpolicy=ring -x aggrate=50ms -n '$PF' -c '/bin/sh /wF1.sh' > /dev/ttyS1" \
+    --run "echo S-TWIN > /dev/ttyS1" \
+    --run "kdt -q -n '$PS' -c '/bin/sh /wS1.sh' > /dev/ttyS1" \
     --run "kdt -q -x bufpolicy=ring -x aggrate=50ms -n '$PF' -c '/bin/sh /wF.sh' > /tmp/F.out 2>&1 &" \
+    --run "kdt -q -n '$PS' -c '/bin/sh /wS.sh' > /tmp/S.out 2>&1 &" \
     --run "kdt -q -x aggrate=3600s -n '$PE' -c '/bin/sh /wE.sh' > /tmp/E.out 2>&1 &" \
-    --run 'i=0; while [ ! -e /tmp/E.done ] || [ ! -e /tmp/F.done ]; do i=$((i + 1)); [ $i -lt 300 ] || { cat /tmp/E.out /tmp/F.out; exit 1; }; sleep 1; done' \
+    --run 'i=0; while [ ! -e /tmp/E.done ] || [ ! -e /tmp/F.done ] || [ ! -e /tmp/S.done ]; do i=$((i + 1)); [ $i -lt 300 ] || { cat /tmp/E.out /tmp/F.out /tmp/S.out; exit 1; }; sleep 1; done' \
     --run "kdt -q -x aggrate=50ms -n '$PD' -c '/bin/sh /wD.sh' 2>&1" \
     --panic-during --dump "$work/dump.elf" --workdir "$work/vm" \
     --prefix 'guest| ' --quiet || kv_fail "boot failed"
@@ -78,8 +102,8 @@ PD='syscall::getppid:entry /execname == "gpl-D"/ { @c[execname] = count(); @q = 
 echo "--- kdt-extract on the dump:"
 cat "$work/out"
 [ ! -s "$work/err" ] || kv_fail "stderr: $(cat "$work/err")"
-[ "$(grep -c '^== region [123] of 3: live session, state id [0-9a-f]\{32\}, at phys 0x[0-9a-f]* ==$' "$work/out")" = 3 ] ||
-    kv_fail "not three labelled live sessions"
+[ "$(grep -c '^== region [1234] of 4: live session, state id [0-9a-f]\{32\}, at phys 0x[0-9a-f]* ==$' "$work/out")" = 4 ] ||
+    kv_fail "not four labelled live sessions"
 grep -q "^  gpl-E  *$NE\$" "$work/out" || kv_fail "@c[gpl-E] is not $NE"
 grep -q "^  gpl-D  *$(((CHUNKS + 1) * PER))\$" "$work/out" ||
     kv_fail "@c[gpl-D] is not $(((CHUNKS + 1) * PER))"
@@ -105,16 +129,20 @@ for b in sorted(blocks, key=key):
 PY
 diff -u "$(dirname "$0")/tst.extract-live-aggs.out" "$work/norm" ||
     kv_fail "the aggregations differ from tst.extract-live-aggs.out"
-# F's block is what its live twin printed when it stopped
-echo "--- the live kdt of F's program printed:"
+# F's and S's blocks are what their live twins printed when they stopped
+echo "--- the live kdt of F's, then S's program printed:"
 cat "$work/live.out"
-python3 - "$work/norm" "$work/live.out" <<'PY' || kv_fail "F's block differs from what the live kdt printed"
+python3 - "$work/norm" "$work/live.out" <<'PY' || kv_fail "F's or S's block differs from what the live kdt printed"
 import sys
 blocks = open(sys.argv[1]).read().split("== region: live session, state id ID, at phys PA ==\n")
 live = open(sys.argv[2], newline="").read().replace("\r\n", "\n")
-f = [b for b in blocks if "gpl-F" in b]
-if len(f) != 1 or f[0].rstrip("\n") != live.rstrip("\n"):
-    sys.exit("F's block %r, live %r" % (f, live))
+if live.count("S-TWIN\n") != 1:
+    sys.exit("no S-TWIN line in the live output %r" % live)
+twin = dict(zip("FS", live.split("S-TWIN\n")))
+for n in "FS":
+    f = [b for b in blocks if "gpl-" + n in b]
+    if len(f) != 1 or f[0].rstrip("\n") != twin[n].rstrip("\n"):
+        sys.exit("%s's block %r, live %r" % (n, f, twin[n]))
 PY
 
 # The crash(8) extension decodes with the same code: "kdt -q" inside
