@@ -170,8 +170,8 @@ an_plan_print(const struct an_plan *ap, FILE *out)
 	    sz, as->as_size, as->as_bufsize_set ? "bufsize " : "default ",
 	    as->as_bufsize, as->as_ncpu);
 	if (as->as_aggsize != 0)
-		fprintf(out, ", aggsize %" PRIu64 " x %u CPUs",
-		    as->as_aggsize, as->as_ncpu);
+		fprintf(out, ", aggsize %" PRIu64 " x %u CPUs (%" PRIu64 " bytes with spares and totals)",
+		    as->as_aggsize, as->as_ncpu, as->as_aggbytes);
 	fprintf(out, ", metadata for up to %u probes; minimum 0x%" PRIx64 ", %s\n",
 	    as->as_nprobes, as->as_need, as->as_size_set ?
 	    "-x regionsize" : "rounded up to 2 MiB");

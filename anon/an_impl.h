@@ -38,15 +38,17 @@
 /*
  * What the region is made of.  The kernel lays the region out itself from
  * its size (kmod/kd_cs.c: header page, metadata, per-CPU aggregation
- * buffers, then the rest split evenly into per-CPU principal buffers), so
- * the size is all that travels on the command line; these figures say how
- * it was arrived at.
+ * buffers with their spares and the totals slots, then the rest split
+ * evenly into per-CPU principal buffers), so the size is all that travels
+ * on the command line; these figures say how it was arrived at.
  */
 struct an_size {
 	uint32_t	as_ncpu;	/* possible CPUs of the target */
 	uint64_t	as_bufsize;	/* principal bytes per CPU asked */
 	int		as_bufsize_set;	/* ... by the program's bufsize */
 	uint64_t	as_aggsize;	/* aggregation bytes per CPU, 0: none */
+	uint64_t	as_aggbytes;	/* aggregation buffers, spares and
+					   totals in the region, 0: none */
 	uint64_t	as_dynvarsize;	/* dynamic store in as_vararea */
 	uint64_t	as_specsize;	/* bytes per buffer in as_specarea */
 	uint32_t	as_nspec;

@@ -3,11 +3,11 @@
  *
  * kdt.ko (kmod/kd_cs.c, kd_region) gets only the region's size from the
  * command line and lays it out itself: a header page, the metadata (probe
- * and EPID tables, a copy of the DOF; common/rgn.h), one aggregation
- * buffer per CPU when the program aggregates, then the rest split evenly
- * into the per-CPU principal buffers.  So the size we choose is
+ * and EPID tables, a copy of the DOF; common/rgn.h), the aggregations
+ * when the program aggregates, then the rest split evenly into the
+ * per-CPU principal buffers.  So the size we choose is
  *
- *	rgn_size_for(ncpu, bufsize, aggsize, table capacities, DOF size)
+ *	rgn_size_for(ncpu, bufsize, aggregations, table capacities, DOF)
  *
  * rounded up to 2 MiB (the reservation granule we use, AN_ALIGN), and
  * whatever the rounding adds goes to the principal buffers.  The pieces:
@@ -22,7 +22,13 @@
  *     CPUs than this count left each a smaller buffer);
  *   - aggsize: the program's aggsize, else kdt.ko's default (256 KiB),
  *     only when it has aggregations -- the anonymous state keeps them in
- *     the region so they survive a panic;
+ *     the region so they survive a panic, and for "kdt -a" after a claim
+ *     each CPU's spare and two totals slots (each aggsize x min(ncpu, 4)
+ *     plus a header: kmod/kd_cs.c kd_aggrgn_params, rgn.h "Aggregation
+ *     totals"), about four times the aggregation bytes of one CPU set --
+ *     so a dump taken after the claim has the claimed consumer's numbers
+ *     (kdt.ko leaves spares and totals out of a region too small for
+ *     them next to the buffers asked for, and says so);
  *   - the tables: kdt.ko sizes them for the probes it matched plus 1024
  *     of headroom (KD_MOD_HEADROOM).  Matching happens at boot, so here
  *     each description is counted as what it can match at most: BEGIN,
@@ -64,6 +70,7 @@
 #define AN_PROBES_WIDE		65536
 #define AN_PROBES_GLOB		4096
 #define AN_REGION_MAX		(64ULL << 30)	/* kmod KD_REGION_MAX */
+#define AN_AGGTOT_NCPU		4		/* kmod KD_AGGTOT_NCPU */
 
 int
 an_cpulist_count(const char *text, uint32_t *ncpu)
@@ -184,6 +191,7 @@ an_size_compute(const void *dof, size_t dofsz, uint32_t ncpu,
 	struct dof_enabling *den = NULL;
 	struct rgn_params p;
 	struct kdt_err ke;
+	char aggs[160];
 
 	memset(as, 0, sizeof (*as));
 	if (dof_load(dof, dofsz, &den, &ke) != 0) {
@@ -198,11 +206,21 @@ an_size_compute(const void *dof, size_t dofsz, uint32_t ncpu,
 	p.rp_ncpu = ncpu;
 	p.rp_probe_cap = as->as_nprobes + AN_MOD_HEADROOM;
 	p.rp_epid_cap = as->as_nprobes + AN_MOD_HEADROOM;
-	p.rp_aggsize = as->as_aggsize;
 	p.rp_specarea = as->as_specarea;
 	p.rp_vararea = as->as_vararea;
 	p.rp_dofsz = dofsz;
+	if (as->as_aggsize != 0) {	/* as kmod kd_aggrgn_params() */
+		p.rp_aggsize = as->as_aggsize;
+		p.rp_aggnbuf = 2 * ncpu;
+		p.rp_aggtot = as->as_aggsize * (ncpu < AN_AGGTOT_NCPU ? ncpu :
+		    AN_AGGTOT_NCPU) + RGN_AGGTOT_HDRSIZE + 8ULL * ncpu;
+	}
 	as->as_need = rgn_size_for(&p, as->as_bufsize);
+	if (as->as_aggsize != 0) {	/* the aggregations' share */
+		p.rp_aggsize = 0;
+		as->as_aggbytes = as->as_need - rgn_size_for(&p,
+		    as->as_bufsize);
+	}
 	as->as_limit = memtotal / 4;
 	if (as->as_limit > AN_REGION_MAX || as->as_limit == 0)
 		as->as_limit = AN_REGION_MAX;
@@ -210,11 +228,26 @@ an_size_compute(const void *dof, size_t dofsz, uint32_t ncpu,
 	as->as_size = regsize != 0 ? regsize :
 	    (as->as_need + AN_ALIGN - 1) & ~(AN_ALIGN - 1);
 	if (as->as_size_set && as->as_size < as->as_need) {
+		aggs[0] = '\0';
+		if (as->as_aggsize != 0)
+			snprintf(aggs, sizeof (aggs), ", %llu bytes of aggregation buffers, spares and totals for aggsize %llu",
+			    (unsigned long long)as->as_aggbytes,
+			    (unsigned long long)as->as_aggsize);
 		fprintf(err, "kdt: -x regionsize=%llu is below the %llu bytes the region needs (header, metadata for %u probes, %llu buffer bytes x %u CPUs%s)\n",
 		    (unsigned long long)regsize,
 		    (unsigned long long)as->as_need, as->as_nprobes,
+		    (unsigned long long)as->as_bufsize, ncpu, aggs);
+		return -1;
+	}
+	if (as->as_size > as->as_limit && as->as_aggbytes > as->as_limit / 2) {
+		/* the aggregations are the bulk: name aggsize */
+		fprintf(err, "kdt: a region of %llu bytes (%s: %llu bytes of aggregation buffers, spares and totals for aggsize %llu x %u CPUs, %llu buffer bytes x %u CPUs) exceeds the limit of %llu bytes, a quarter of RAM; lower aggsize\n",
+		    (unsigned long long)as->as_size,
+		    as->as_size_set ? "-x regionsize" : "sized",
+		    (unsigned long long)as->as_aggbytes,
+		    (unsigned long long)as->as_aggsize, ncpu,
 		    (unsigned long long)as->as_bufsize, ncpu,
-		    as->as_aggsize != 0 ? ", aggregation buffers" : "");
+		    (unsigned long long)as->as_limit);
 		return -1;
 	}
 	if (as->as_size > as->as_limit && as->as_vararea > as->as_limit / 2) {

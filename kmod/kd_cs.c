@@ -43,7 +43,9 @@
  * a vmalloc'd live state keeps them and their spares in its region, with
  * the consumer's merged totals (KIO_AGGTOT), and empties a switched-out
  * buffer only when it switches it in again (rgn.h, "Aggregation
- * totals"), so a crash dump gives the numbers the consumer had.
+ * totals"), so a crash dump gives the numbers the consumer had.  So does
+ * the anonymous state in its reserved region, for the consumer that
+ * claims it (kd_anon_aggrgn), when the region has room.
  * Ring and fill buffers are copied once, after the enabling stopped --
  * except the claimed anonymous state's (kd_snap_cursor, kio.h): its
  * consumer gets the records committed since its last snapshot, as they
@@ -994,10 +996,15 @@ kd_specvar_place(struct kd_cstate *cs, const struct ecb_params *p)
  */
 #define KD_AGGTOT_NCPU	4
 
+/*
+ * Does the region hold the aggregation spares (and totals)?  A live
+ * vmalloc'd state's always, when it aggregates; the anonymous state's
+ * when its reserved region had room for them (kd_anon_aggrgn).
+ */
 static int
 kd_aggrgn(const struct kd_cstate *cs)
 {
-	return !cs->cs_anon && cs->cs_region != NULL &&
+	return cs->cs_region != NULL &&
 	    rgn_agg(cs->cs_region, cs->cs_ncpu) != NULL;
 }
 
@@ -1064,6 +1071,53 @@ kd_region_alloc_aggs(struct kd_cstate *cs, struct rgn_params *p,
 	}
 	return 0;
 }
+
+/*
+ * The anonymous state's aggregations.  Its buffers are in the reserved
+ * region from boot; once "kdt -a" claims it, its consumer snapshots them
+ * like a live one's.  So the region holds the same parts as a live
+ * vmalloc'd state's (kd_aggrgn_params: spares, two totals slots), and a
+ * snapshot switches with the in-region spare and keeps the switched-out
+ * buffer until the consumer's totals (KIO_AGGTOT) cover it: a dump taken
+ * after the claim (a later panic, the warm-reboot previous region) has
+ * what the claimed consumer had.  Before the claim the spares stay at
+ * interval 0 and no totals are written, so a reader counts the active
+ * buffers, whole, as before.  "kdt -A" sizes the region for this
+ * (anon/an_size.c); a region too small for the spares next to the
+ * buffers asked for (installed by an older kdt -A, or a small -x
+ * regionsize or region=) keeps the buffers alone, as before, and the
+ * console says what a dump after a claim will lack: the trace comes
+ * first.  "want": principal bytes per CPU the program asks for (its
+ * bufsize, or the anonymous default rule, consumer/kc.h).
+ */
+static void
+kd_anon_aggrgn(struct kd_cstate *cs, struct rgn_params *p, uint64_t size,
+    uint64_t want)
+{
+	const uint64_t aggsize = kd_opt(cs->cs_den, DTRACEOPT_AGGSIZE,
+	    KD_AGGSIZE_DEFAULT);
+	uint64_t need;
+
+	kd_aggrgn_params(cs, p, aggsize);
+	need = rgn_size_for(p, want);
+	if (need <= size)
+		return;
+	p->rp_aggnbuf = 0;
+	p->rp_aggtot = 0;
+	pr_info("kdt: the %llu-byte region has no room for spare aggregation buffers and totals (%llu bytes needed with bufsize %llu and aggsize %llu x %u CPUs; run kdt -A again to size the region for them): the aggregations stay in the region until the state is claimed, a dump taken after the claim lacks them\n",
+	    size, need, want, aggsize, cs->cs_ncpu);
+}
+
+/* kc_anon_bufsize_default()'s rule (consumer/kc.h): kdt -A sizes by it */
+static uint64_t
+kd_anon_bufsize(const struct kd_cstate *cs)
+{
+	uint64_t b = (64ULL << 20) / max_t(uint32_t, cs->cs_ncpu, 1);
+
+	if (cs->cs_den->den_opts[DTRACEOPT_BUFSIZE] != DTRACEOPT_UNSET)
+		return cs->cs_den->den_opts[DTRACEOPT_BUFSIZE];
+	return clamp_t(uint64_t, b, 256ULL << 10, 4ULL << 20);
+}
 /* ---- a live state's aggregations in its region (end) ---- */
 
 static int
@@ -1082,16 +1136,15 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 	p.rp_probe_cap = cs->cs_nprobes + KD_MOD_HEADROOM;
 	p.rp_epid_cap = cs->cs_npairs + KD_MOD_HEADROOM;
 	p.rp_flags = cs->cs_anon ? RGN_F_ANON : 0;
-	/* The anonymous state's aggregations live in the region too. */
-	if (cs->cs_anon && den->den_naggs != 0)
-		p.rp_aggsize = kd_opt(den, DTRACEOPT_AGGSIZE,
-		    KD_AGGSIZE_DEFAULT);
-	/* A vmalloc'd live state's too, with spares and totals (rgn.h) */
+	/* A vmalloc'd live state's aggregations, spares and totals (rgn.h) */
 	if (!cs->cs_anon && region == NULL && den->den_naggs != 0)
 		kd_aggrgn_params(cs, &p, kd_opt(den, DTRACEOPT_AGGSIZE,
 		    KD_AGGSIZE_DEFAULT));
-	/* So do a region-backed state's speculations and variables. */
+	/* A region-backed state's speculations and variables. */
 	kd_specvar_sizes(cs, &p.rp_specarea, &p.rp_vararea);
+	/* The anonymous state's aggregations: spares and totals if room */
+	if (cs->cs_anon && den->den_naggs != 0)
+		kd_anon_aggrgn(cs, &p, size, kd_anon_bufsize(cs));
 	p.rp_kaslr = kd_ksym_kaslr();
 	p.rp_created = ktime_get_real_ns();
 	get_random_bytes(p.rp_bootid, sizeof (p.rp_bootid));
@@ -1112,6 +1165,11 @@ kd_region(struct kd_cstate *cs, void *region, uint64_t size, uint64_t phys)
 	cs->cs_region = region;
 	cs->cs_rgnsize = size;
 	rv = rgn_init(region, size, &p, &err);
+	if (rv != 0 && p.rp_aggsize != 0) {	/* name the option */
+		kd_cs_msg(cs, "%s (region at phys 0x%llx; aggsize %llu x %u CPUs)",
+		    err.ke_msg, phys, p.rp_aggsize, cs->cs_ncpu);
+		return rv;
+	}
 	if (rv != 0) {
 		kd_cs_msg(cs, "%s (region at phys 0x%llx)", err.ke_msg, phys);
 		return rv;

@@ -10,14 +10,23 @@
 #   boot 2: kdt.ko found boot 1's region and kept it as /dev/kdt-previous
 #           before this boot's enabling reused the region: kdt -a
 #           --previous and kdt-extract /dev/kdt-previous print boot 1's
-#           records (crc7); the new enabling records this boot (kdt -a
-#           in the background sees xor load); then a panic (sysrq c),
-#           and panic=1 reboots.
-#   boot 3: /dev/kdt-previous holds boot 2's records (xor, not crc7).
+#           records (crc7); the new enabling records this boot: kdt -a
+#           claims it in the background and, at aggrate (100 ms),
+#           snapshots the aggregation (the modules /init loaded before
+#           the claim) and writes its totals into the region some ten
+#           times; then xor loads (kdt -a sees it), and a panic (sysrq
+#           c) with kdt -a still running; panic=1 reboots.
+#   boot 3: /dev/kdt-previous holds boot 2's records (xor, not crc7) and
+#           its aggregation as the claimed kdt -a had it: every module
+#           of the boot counted once, those from before the claim too
+#           (the region's totals and in-region spares: kmod/kd_cs.c
+#           kd_anon_aggrgn; without them the snapshots took the
+#           pre-claim counts out of the region).
 #
 # kdt -a --previous and kdt-extract on the device agree byte for byte, the
 # raw image copied out of the guest decodes the same on the host, and the
-# records, sorted (CPU order varies), equal tst.anon-warm-reboot.out.
+# records, sorted (CPU order varies), and the aggregations equal
+# tst.anon-warm-reboot.out.
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -65,6 +74,9 @@ if ! grep -qx 'init module xor' /tmp/p.out; then
 	mkdir -p $B
 	prev $B
 	kdt -a > $B/live.out 2> $B/live.err &
+	# the claimed kdt -a snapshots and writes totals every 100 ms
+	wait_for $B/live.out 'init module pvpanic_mmio'
+	sleep 1
 	modprobe xor
 	wait_for $B/live.out 'init module xor' && echo ok > $B/live.seen
 	tar -cz -C $R b2 > /dev/ttyS1
@@ -105,12 +117,27 @@ echo "kdt: no previous boot's region: the region at phys 0x10000000 holds no kdt
 grep -q 'kdt-extract: /dev/kdt-previous: no previous boot.s region' "$r/b1/extract.err" ||
     kv_fail "boot 1: kdt-extract does not say there is no previous region"
 
+# recs FILE: the records (up to the first blank line), sorted; aggs FILE:
+# the aggregation after them, as printed
+recs()
+{
+	awk 'NF == 0 { exit } { print }' "$1" | sort
+}
+aggs()
+{
+	awk 'a && NF != 0 { print } NF == 0 { a = 1 }' "$1"
+}
+
 # boots 2 and 3: the previous boot's records, three ways
 {
 	echo "--- boot 2: kdt -a --previous (boot 1's records; it ended with reboot -f)"
-	sort "$r/b2/prev.out" | grep -v '^$'
+	recs "$r/b2/prev.out"
+	echo "--- its aggregation (never claimed)"
+	aggs "$r/b2/prev.out"
 	echo "--- boot 3: kdt -a --previous (boot 2's records; it ended with a panic, panic=1)"
-	sort "$r/b3/prev.out" | grep -v '^$'
+	recs "$r/b3/prev.out"
+	echo "--- its aggregation (claimed by kdt -a: totals, then xor)"
+	aggs "$r/b3/prev.out"
 } > "$work/got.out"
 diff -u "$d/tst.anon-warm-reboot.out" "$work/got.out" ||
     kv_fail "the previous boots' records are not the expected ones"
@@ -128,6 +155,20 @@ grep -Eq "^kdt-extract: /dev/kdt-previous: the previous boot's region, kept by k
     "$r/b2/extract.err" || kv_fail "boot 2: kdt-extract does not say what /dev/kdt-previous is"
 [ -f "$r/b2/live.seen" ] ||
     kv_fail "boot 2: the new boot's tracing did not record xor"
+# boot 2's region: the claimed kdt -a wrote its totals (rgn.h, "Aggregation
+# totals": rm_aggtot_off at rgn_meta + 128, each slot's at_seq at + 8)
+# more than once, so the numbers above came through them
+python3 - "$r/b3/prev.img" <<'EOF2' || kv_fail "boot 2's region: no totals written twice by the claimed kdt -a"
+import struct, sys
+img = open(sys.argv[1], "rb").read()
+meta = struct.unpack_from("<Q", img, 72)[0]
+off, size = struct.unpack_from("<QQ", img, meta + 128)
+seq = [struct.unpack_from("<IIQ", img, off + i * size // 2)
+       for i in (0, 1)] if off else []
+seq = [s for m, _, s in seq if m == 0x746f746b]
+print("boot 2's region: totals area at 0x%x, slot writes %s" % (off, seq))
+sys.exit(0 if seq and max(seq) >= 2 else 1)
+EOF2
 
 # A previous region kdt.ko cannot copy (160 MiB: more than a quarter of
 # the guest's 512 MiB) stays in place: boot 2 reads it, and neither its
@@ -171,8 +212,11 @@ grep -Eq "kdt: anonymous enabling dropped: $held" "$work/big.log" ||
     kv_fail "big: the console does not say the region is held"
 [ "$(cat "$r/big/prev.rc")" = 0 ] || kv_fail "big: kdt -a --previous exited $(cat "$r/big/prev.rc")"
 diff -u <(sed -n '2,6p' "$d/tst.anon-warm-reboot.out") \
-    <(grep -v '^$' "$r/big/prev.out" | sort) ||
+    <(recs "$r/big/prev.out") ||
     kv_fail "big: not boot 1's records, read in place"
+diff -u <(sed -n '8,11p' "$d/tst.anon-warm-reboot.out") \
+    <(aggs "$r/big/prev.out") ||
+    kv_fail "big: not boot 1's aggregation, read in place"
 [ "$(cat "$r/big/region.rc")" = 1 ] || kv_fail "big: kdt -x region exited $(cat "$r/big/region.rc")"
 grep -Eq "could not enable tracing: -x region: $held|could not enable tracing: $held" \
     "$r/big/region.err" || kv_fail "big: -x region was not refused for the held region"
