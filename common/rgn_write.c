@@ -236,7 +236,7 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 {
 	struct rgn_hdr h;
 	struct rgn_meta m;
-	uint64_t need, stride, astride, tot;
+	uint64_t need, stride, astride, tot, aend;
 	uint32_t pcap, ecap, cpu, nagg;
 	int rv;
 
@@ -293,7 +293,26 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 	h.rh_bufsize = stride - RGN_CPU_HDRSIZE;
 	rgn_fill_hdr(&h, size, p);
 
-	memset(base, 0, h.rh_cpu_off);
+	/*
+	 * Zero what a reader takes as "nothing yet": header, metadata and
+	 * module table; each totals slot's header (magic 0: never written;
+	 * a warm reboot's region may hold the last boot's slots); the
+	 * speculation and variable areas.  Not the aggregation buffers:
+	 * agg_buf_init() zeroes a buffer's header and chains, and nothing
+	 * reads its heap past ab_heap_used.  Under icount every byte of a
+	 * memset is a guest instruction, and a boot's aggregation buffers,
+	 * spares and totals are megabytes (bench/README.md, boot).
+	 */
+	if (astride == 0) {
+		memset(base, 0, h.rh_cpu_off);
+	} else {
+		memset(base, 0, m.rm_agg_off);
+		for (cpu = 0; cpu < 2 && tot != 0; cpu++)
+			memset((uint8_t *)base + m.rm_aggtot_off + cpu * tot, 0,
+			    RGN_AGGTOT_HDRSIZE);
+		aend = m.rm_agg_off + (uint64_t)nagg * astride + 2 * tot;
+		memset((uint8_t *)base + aend, 0, h.rh_cpu_off - aend);
+	}
 	if (p->rp_dofsz != 0)
 		memcpy((uint8_t *)base + h.rh_meta_off + m.rm_dof_off,
 		    p->rp_dof, p->rp_dofsz);
