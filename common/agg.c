@@ -496,21 +496,30 @@ agg_key_eq(const void *a, const void *b, uint32_t n)
 }
 
 /* The entry of "ag" and "key" (its first "sig" bytes compared, agg_update_sig). */
-/* Equal keys of "n" bytes, n a multiple of 8: words only, no call. */
+/*
+ * Equal keys of "n" bytes, n a multiple of 8: words only, no call, two
+ * per turn (a 32-byte execname key is two turns, not four).
+ */
 static inline int
 agg_words_eq(const void *a, const void *b, uint32_t n)
 {
 	const uint8_t *pa = a, *pb = b;
-	uint64_t x8, y8;
+	uint64_t x8, y8, x, y;
 	uint32_t i;
 
-	for (i = 0; i < n; i += 8) {
+	for (i = 0; i + 16 <= n; i += 16) {
 		memcpy(&x8, pa + i, 8);
 		memcpy(&y8, pb + i, 8);
-		if (x8 != y8)
+		memcpy(&x, pa + i + 8, 8);
+		memcpy(&y, pb + i + 8, 8);
+		if (x8 != y8 || x != y)
 			return 0;
 	}
-	return 1;
+	if (i == n)
+		return 1;
+	memcpy(&x8, pa + i, 8);
+	memcpy(&y8, pb + i, 8);
+	return x8 == y8;
 }
 
 static struct agg_ent *
@@ -649,6 +658,7 @@ agg_update_sig(struct agg_buf *ab, const struct dof_agg *ag,
     const void *key, uint32_t sig, int64_t val, int64_t incr)
 {
 	struct agg_ent *ae;
+	uint64_t *d;
 
 	if (sig > ag->ag_keysize || (sig & 7) != 0)
 		sig = ag->ag_keysize;
@@ -657,9 +667,16 @@ agg_update_sig(struct agg_buf *ab, const struct dof_agg *ag,
 	if (ab->ab_last - ab->ab_heap_off < ab->ab_heap_used &&
 	    (sig & 7) == 0) {
 		ae = (struct agg_ent *)((uint8_t *)ab + ab->ab_last);
-		if (ae->ae_aggid == ag->ag_id && agg_words_eq(ae + 1, key, sig))
-			return agg_apply_hit(ag, (uint64_t *)((uint8_t *)(ae + 1) +
-			    ag->ag_keysize), val, incr);
+		if (ae->ae_aggid != ag->ag_id || !agg_words_eq(ae + 1, key, sig))
+			return agg_update_find(ab, ag, key, val, incr, sig);
+		d = (uint64_t *)((uint8_t *)(ae + 1) + ag->ag_keysize);
+		/* quantize() in place: agg_data_apply()'s switch reaches it
+		   after five comparisons */
+		if (ag->ag_kind == DTRACEAGG_QUANTIZE) {
+			d[agg_quantize_bucket(val)] += (uint64_t)incr;
+			return 0;
+		}
+		return agg_apply_hit(ag, d, val, incr);
 	}
 	return agg_update_find(ab, ag, key, val, incr, sig);
 }

@@ -208,8 +208,10 @@ struct ecb_simple {
 	   below: built after ec_key, updated with agg_update_sig()): es_sig,
 	   the bytes of the key that can be nonzero in any key of the
 	   aggregation (ecb_simple_sig()); es_rezero, another es_strkey ECB
-	   has another key layout: clear that key after use.  (The structure
-	   stays 384 bytes: indexing it is two instructions, lea and shl.) */
+	   has another key layout: clear that key after use; es_strkey is
+	   ECB_STRKEY_ONLY when execname is the only key and es_rezero is 0
+	   (ecb_fire_simple_exec1()).  (The structure stays 384 bytes:
+	   indexing it is two instructions, lea and shl.) */
 	union {
 		uint32_t es_recsize;
 		uint32_t es_sig;
@@ -221,6 +223,7 @@ struct ecb_simple {
 	struct ecb_sval	es_rec[ECB_SIMPLE_RECS];
 };
 _Static_assert(sizeof (struct ecb_simple) == 384, "ecb_simple: 3 << 7");
+#define ECB_STRKEY_ONLY	2	/* es_strkey: see above */
 
 /*
  * A key "ldgs execname; ret" (ECB_SKIND_AGG): the general path stores in
@@ -627,6 +630,13 @@ ecb_create(const struct dof_enabling *den, const struct ecb_params *p,
 			es->es_simple[cpu].es_rezero = (uint16_t)
 			    ecb_simple_rezero(den, es->es_simple, cpu);
 		}
+	/* after every es_rezero: ecb_simple_rezero() tests es_strkey != 0 */
+	for (cpu = 0; cpu < den->den_necbs; cpu++)
+		if (es->es_simple[cpu].es_strkey &&
+		    !es->es_simple[cpu].es_rezero &&
+		    es->es_simple[cpu].es_nkeys == 1 &&
+		    es->es_simple[cpu].es_key[0].sv_var == DIF_VAR_EXECNAME)
+			es->es_simple[cpu].es_strkey = ECB_STRKEY_ONLY;
 	es->es_cpus = kenv_zalloc((uint64_t)p->ep_ncpu * sizeof (*es->es_cpus));
 	if (es->es_cpus == NULL) {
 		rv = ecb_nomem(err, "per-CPU runner state",
@@ -1450,11 +1460,18 @@ ecb_enter(struct ecb_state *es, const struct ecb_probe *ep, uint32_t cpu)
 /* ecb.h: all zeros, what a handler passes when no ECB reads an argument */
 const uint64_t ecb_simple_noargs[ECB_GATE_NARGS];
 
-/* One value of a simple aggregation is argument 0..5. */
+/*
+ * ecb_simple_usable()'s argument bits for one variable (0, a constant,
+ * reads none): ECB_SIMPLE_ARGS for arg0..arg5, with ECB_SIMPLE_ARGHI for
+ * arg2..arg5.
+ */
 static int
-ecb_sval_isarg(const struct ecb_sval *sv)
+ecb_var_argbits(uint32_t var)
 {
-	return sv->sv_var != 0 && sv->sv_var - DIF_VAR_ARG0 < ECB_GATE_NARGS;
+	if (var == 0 || var - DIF_VAR_ARG0 >= ECB_GATE_NARGS)
+		return 0;
+	return var - DIF_VAR_ARG0 < 2 ? ECB_SIMPLE_ARGS :
+	    ECB_SIMPLE_ARGS | ECB_SIMPLE_ARGHI;
 }
 
 /* Setup context. */
@@ -1472,18 +1489,16 @@ ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep)
 		if (e >= es->es_den->den_necbs || !es->es_simple[e].es_ok)
 			return 0;
 		sa = &es->es_simple[e];
-		if (es->es_den->den_ecbs[e].le_pred != NULL &&
-		    es->es_fastpred[e].fp_var - DIF_VAR_ARG0 < ECB_GATE_NARGS)
-			rv |= ECB_SIMPLE_ARGS;
+		if (es->es_den->den_ecbs[e].le_pred != NULL)
+			rv |= ecb_var_argbits(es->es_fastpred[e].fp_var);
 		for (k = 0; k < sa->es_nkeys; k++)
-			if (ecb_sval_isarg(&sa->es_key[k]))
-				rv |= ECB_SIMPLE_ARGS;
-		if ((sa->es_hasarg && ecb_sval_isarg(&sa->es_arg)) ||
-		    (sa->es_hasval && ecb_sval_isarg(&sa->es_val)))
-			rv |= ECB_SIMPLE_ARGS;
+			rv |= ecb_var_argbits(sa->es_key[k].sv_var);
+		if (sa->es_hasarg)
+			rv |= ecb_var_argbits(sa->es_arg.sv_var);
+		if (sa->es_hasval)
+			rv |= ecb_var_argbits(sa->es_val.sv_var);
 		for (k = 0; k < sa->es_nrecs; k++)
-			if (ecb_sval_isarg(&sa->es_rec[k]))
-				rv |= ECB_SIMPLE_ARGS;
+			rv |= ecb_var_argbits(sa->es_rec[k].sv_var);
 	}
 	return rv;
 }
@@ -1725,6 +1740,37 @@ ecb_fire_simple_rec1(struct ecb_state *es, const struct ecb_probe *ep,
 }
 
 /*
+ * ecb_fire_simple_strkey1() for an ECB whose only key is execname
+ * (ECB_STRKEY_ONLY: @[execname] = quantize(arg0)): ecb_simple_strkey()
+ * without its loops over the keys -- the name written, the increment and
+ * value read before the call so that fewer registers live across it,
+ * agg_update_sig() -- in one frame.  The same key, entry and value.
+ * Probe context.
+ */
+static __attribute__((__noinline__)) void
+ecb_fire_simple_exec1(struct ecb_state *es, const struct ecb_probe *ep,
+    uint32_t cpu, const uint64_t *args, const struct ecb_simple *sa)
+{
+	struct ecb_cpu *ec;
+	uint8_t *key;
+	int64_t incr;
+	uint64_t v;
+
+	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
+		return;
+	incr = sa->es_hasarg ?
+	    (int64_t)ecb_sval(&sa->es_arg, ep, cpu, args) : 1;
+	v = sa->es_hasval ? ecb_sval(&sa->es_val, ep, cpu, args) : 1;
+	key = ec->ec_key + es->es_key_size;
+	kenv_execname((char *)key + sa->es_key[0].sv_off,
+	    sa->es_key[0].sv_size);
+	if (ec->ec_agg != NULL)
+		(void) agg_update_sig(ec->ec_agg, sa->es_ag, key, sa->es_sig,
+		    (int64_t)v, incr);
+	ec->ec_busy = 0;
+}
+
+/*
  * The probe's only ECB is a simple aggregation with an execname key, no
  * predicate (@[execname] = quantize(arg0)): what ecb_fire_simple_all()
  * does for it, without its loop.  Out of line, as
@@ -1737,6 +1783,11 @@ ecb_fire_simple_strkey1(struct ecb_state *es, const struct ecb_probe *ep,
 {
 	struct ecb_cpu *ec;
 
+	/* here, not in ecb_fire_simple(): its other paths test once */
+	if (sa->es_strkey == ECB_STRKEY_ONLY) {
+		ecb_fire_simple_exec1(es, ep, cpu, args, sa);
+		return;
+	}
 	if ((ec = ecb_enter(es, ep, cpu)) == NULL)
 		return;
 	ecb_simple_strkey(ec, sa, ep, cpu, args);

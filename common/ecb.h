@@ -295,10 +295,14 @@ int ecb_simple_usable(const struct ecb_state *es, const struct ecb_probe *ep);
  * ECB_SIMPLE_ARGS added when a predicate, key, increment or value of one
  * of the ECBs reads arg0..arg5: without it ecb_fire_simple() reads
  * nothing of "args" and the handler may skip reading its arguments (it
- * still passes a valid array, e.g. ecb_simple_noargs).
+ * still passes a valid array, e.g. ecb_simple_noargs).  ECB_SIMPLE_ARGHI
+ * (set only with ECB_SIMPLE_ARGS): one of them reads arg2..arg5; without
+ * it ecb_fire_simple() reads args[0] and args[1] only, and a handler may
+ * leave the other four elements unset.
  */
 #define ECB_SIMPLE_OK	1
 #define ECB_SIMPLE_ARGS	2
+#define ECB_SIMPLE_ARGHI	4
 extern const uint64_t ecb_simple_noargs[ECB_GATE_NARGS];
 /*
  * ECB "i" of "den" is a simple aggregation (ECB_SKIND_AGG), a simple

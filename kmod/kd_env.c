@@ -178,8 +178,15 @@ kenv_execname(char *buf, uint32_t size)
 		w1 = nul ? 0 : kd_comm_word(w1, &nul);
 		memcpy(buf, &w0, 8);
 		memcpy(buf + 8, &w1, 8);
-		for (i = 16; i + 8 <= size; i += 8)
+		/* two words a turn: ecb.c's 32-byte execname key is one */
+		for (i = 16; i + 16 <= size; i += 16) {
 			memcpy(buf + i, &zero, 8);
+			memcpy(buf + i + 8, &zero, 8);
+		}
+		if (i + 8 <= size) {
+			memcpy(buf + i, &zero, 8);
+			i += 8;
+		}
 		for (; i < size; i++)
 			buf[i] = '\0';
 		return;

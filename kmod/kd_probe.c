@@ -264,8 +264,14 @@ kd_simple_run(struct kd_cstate *cs, struct kd_probe *kp,
 	local_irq_restore(flags);
 }
 
-/* kd_fire_simple_regs() with ECB_SIMPLE_ARGS: the six register arguments. */
-static noinline void
+/*
+ * kd_fire_simple_regs() with ECB_SIMPLE_ARGHI: the six register
+ * arguments.  The array is written at constant indexes only and passed
+ * down read-only, so the stack protector (which -fstack-protector-strong
+ * gives every function with a local array: ~6 instructions a firing) is
+ * left out here and in kd_fire_simple_args2().
+ */
+static noinline __no_stack_protector void
 kd_fire_simple_args(struct kd_probe *kp, struct pt_regs *regs)
 {
 	uint64_t args[ECB_GATE_NARGS] KENV_NOINIT;	/* every element set */
@@ -284,15 +290,47 @@ kd_fire_simple_args(struct kd_probe *kp, struct pt_regs *regs)
 }
 
 /*
- * kd_fire_regs() for a probe with kp_simple: only the six register
- * arguments, and none when no ECB reads one (ECB_SIMPLE_ARGS clear: then
- * no argument array, and no stack protector, on the way).
+ * kd_fire_simple_regs() with ECB_SIMPLE_ARGS but not ECB_SIMPLE_ARGHI:
+ * arg0 and arg1 (ecb.h: nothing reads args[2..5]; they stay unset).
+ */
+static noinline __no_stack_protector void
+kd_fire_simple_args2(struct kd_probe *kp, struct pt_regs *regs)
+{
+	uint64_t args[ECB_GATE_NARGS] KENV_NOINIT;	/* [0], [1] read */
+	struct kd_cstate *cs = kp->kp_cs;
+
+	if (!READ_ONCE(cs->cs_active))
+		return;
+	args[0] = regs_get_kernel_argument(regs, 0);
+	args[1] = regs_get_kernel_argument(regs, 1);
+	smp_rmb();	/* cs_active was published after the runner */
+	kd_simple_run(cs, kp, args);
+}
+
+/*
+ * kd_fire_simple_regs() with ECB_SIMPLE_ARGS: all six register arguments
+ * with ECB_SIMPLE_ARGHI, else arg0 and arg1.  A function of its own, so
+ * that the probes that read no argument pay one bit test, not two.
+ */
+static noinline void
+kd_fire_simple_argsel(struct kd_probe *kp, struct pt_regs *regs)
+{
+	if (kp->kp_simple & ECB_SIMPLE_ARGHI)
+		kd_fire_simple_args(kp, regs);
+	else
+		kd_fire_simple_args2(kp, regs);
+}
+
+/*
+ * kd_fire_regs() for a probe with kp_simple: only the register arguments
+ * the ECBs read -- none (ECB_SIMPLE_ARGS clear: then no argument array
+ * on the way), arg0 and arg1, or all six (ECB_SIMPLE_ARGHI).
  */
 void
 kd_fire_simple_regs(struct kd_probe *kp, struct pt_regs *regs)
 {
 	if (kp->kp_simple & ECB_SIMPLE_ARGS)
-		kd_fire_simple_args(kp, regs);
+		kd_fire_simple_argsel(kp, regs);
 	else
 		kd_fire_simple(kp, ecb_simple_noargs);
 }

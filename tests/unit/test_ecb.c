@@ -344,12 +344,35 @@ te_pair(struct te *t1, struct te *t2, const char *src, int usable)
 }
 
 /*
+ * The arguments ecb_fire_simple() gets for a probe whose
+ * ecb_simple_usable() is "usable": "args" with ECB_SIMPLE_ARGHI; with
+ * ECB_SIMPLE_ARGS alone, args[0..1] and other values in args[2..5] (a
+ * handler may leave them unset: ecb.h); without, "other" values only.
+ */
+static const uint64_t *
+te_simple_args(int usable, const uint64_t *args, const uint64_t *other,
+    uint64_t *mixed)
+{
+	uint32_t a;
+
+	if (usable & ECB_SIMPLE_ARGHI)
+		return args;
+	if (!(usable & ECB_SIMPLE_ARGS))
+		return other;
+	for (a = 0; a < DIF_NARGS; a++)
+		mixed[a] = a < 2 ? args[a] : other[a];
+	return mixed;
+}
+
+/*
  * Simple aggregations (ecb.h): ecb_fire_simple() leaves exactly the
  * aggregation buffer ecb_fire() leaves, byte for byte, for every program
  * it accepts; the others are refused.  ecb_simple_usable() says
  * ECB_SIMPLE_OK | ECB_SIMPLE_ARGS (3) exactly when some clause reads
- * arg0..arg5: for the others (1) ecb_fire_simple() is given arguments
- * unlike ecb_fire()'s and must still leave the same buffer.
+ * arg0..arg5, with ECB_SIMPLE_ARGHI (7) when one reads arg2..arg5: for
+ * the others (1) ecb_fire_simple() is given arguments unlike ecb_fire()'s,
+ * for 3 only arg0 and arg1 alike (te_simple_args()), and must still leave
+ * the same buffer.
  */
 START_TEST(test_simple_agg_same_as_fire)
 {
@@ -364,14 +387,14 @@ START_TEST(test_simple_agg_same_as_fire)
 		{ "tick-1sec { @ = count(); } tick-1sec { @b[tid] = count(); }"
 		  " tick-1sec /arg0 == 5/ { @c = count(); }", 3 },
 		{ "tick-1sec { @[arg0] = count(); }", 3 },
-		{ "tick-1sec /arg1 > 5/ { @[pid, arg2] = sum(arg3); }", 3 },
+		{ "tick-1sec /arg1 > 5/ { @[pid, arg2] = sum(arg3); }", 7 },
 		{ "tick-1sec { @ = quantize(arg0); }", 3 },
 		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10); }", 3 },
 		{ "tick-1sec { @ = lquantize(arg0, 0, 100, 10, arg1); }", 3 },
 		{ "tick-1sec { @ = llquantize(arg0, 10, 0, 6, 20); }", 3 },
 		{ "tick-1sec { @[id, uid] = stddev(arg0); }", 3 },
 		{ "tick-1sec { @ = avg(arg0); } tick-1sec { @c[cpu] = min(arg1); }"
-		  " tick-1sec /arg2 != 3/ { @m[arg4, 7] = max(arg5); }", 3 },
+		  " tick-1sec /arg2 != 3/ { @m[arg4, 7] = max(arg5); }", 7 },
 		{ "tick-1sec { @a = count(); @b = max(arg0); }", 0 },
 		{ "tick-1sec { @[execname] = count(); }", 1 },
 		{ "tick-1sec { @[probefunc] = count(); }", 0 },
@@ -386,7 +409,7 @@ START_TEST(test_simple_agg_same_as_fire)
 	static const uint64_t vals[] = { 0, 1, 3, 5, 6, 7, 42, 99, 100, 1000,
 	    (uint64_t)-1, (uint64_t)-7, 0x8000000000000000ULL };
 	const uint32_t nv = sizeof (vals) / sizeof (vals[0]);
-	uint64_t args[DIF_NARGS], other[DIF_NARGS];
+	uint64_t args[DIF_NARGS], other[DIF_NARGS], mixed[DIF_NARGS];
 	const struct agg_buf *a1, *a2;
 	uint32_t i, x, a;
 	struct te t1, t2;
@@ -401,8 +424,8 @@ START_TEST(test_simple_agg_same_as_fire)
 			}
 			ecb_fire(t1.t_es, &t1.t_probes[3], 0, args, 1000);
 			ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0,
-			    progs[i].usable & ECB_SIMPLE_ARGS ? args : other,
-			    1000);
+			    te_simple_args(progs[i].usable, args, other,
+			    mixed), 1000);
 		}
 		a1 = t1.t_es->es_cpus[0].ec_agg;
 		a2 = t2.t_es->es_cpus[0].ec_agg;
@@ -442,11 +465,11 @@ START_TEST(test_simple_strkey_same_as_fire)
 		{ "tick-1sec { @[pid, execname] = lquantize(arg0, -10, 100, 10); }",
 		  3 },
 		{ "tick-1sec { @[arg2, execname, cpu] = llquantize(arg0, 10, 0, "
-		  "6, 20); }", 3 },
+		  "6, 20); }", 7 },
 		{ "tick-1sec { @q[execname] = quantize(arg0); } tick-1sec "
 		  "/arg1 > 5/ { @c[execname] = count(); } tick-1sec "
 		  "{ @m[execname] = max(arg3); } tick-1sec { @[pid] = avg(arg4); }",
-		  3 },
+		  7 },
 		{ "BEGIN { @[\"BEGIN-set-a-long-key-of-its-own\"] = quantize(3); }"
 		  " tick-1sec { @[execname] = quantize(arg0); }", 3 },
 		{ "BEGIN { @[execname] = quantize(-1); @[\"x\"] = quantize(9); }"
@@ -481,7 +504,7 @@ START_TEST(test_simple_strkey_same_as_fire)
 	const uint32_t nv = sizeof (vals) / sizeof (vals[0]);
 	const uint32_t nn = sizeof (names) / sizeof (names[0]);
 	char *saved = program_invocation_short_name;
-	uint64_t args[DIF_NARGS];
+	uint64_t args[DIF_NARGS], other[DIF_NARGS], mixed[DIF_NARGS];
 	const struct agg_buf *a1, *a2;
 	uint64_t drops = 0;
 	uint32_t i, x, a, z;
@@ -498,12 +521,15 @@ START_TEST(test_simple_strkey_same_as_fire)
 				/* runs of one name, then another */
 				program_invocation_short_name =
 				    (char *)names[(x / 3) % nn];
-				for (a = 0; a < DIF_NARGS; a++)
+				for (a = 0; a < DIF_NARGS; a++) {
 					args[a] = vals[(x * (a + 1) + a) % nv];
+					other[a] = vals[(x * (a + 3) + 1) % nv];
+				}
 				ecb_fire(t1.t_es, &t1.t_probes[3], 0, args,
 				    1000);
 				ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0,
-				    args, 1000);
+				    te_simple_args(progs[i].usable, args,
+				    other, mixed), 1000);
 			}
 			program_invocation_short_name = saved;
 			a1 = t1.t_es->es_cpus[0].ec_agg;
@@ -545,15 +571,15 @@ START_TEST(test_simple_rec_same_as_fire)
 		{ "tick-1sec { trace(7); }", 1 },
 		{ "tick-1sec { }", 0 },		/* header-only: ecb_fire() */
 		{ "tick-1sec /arg1 > 5/ { trace(arg0); trace(pid); }", 3 },
-		{ "tick-1sec { printf(\"%d %d %d\", arg0, arg1, arg2); }", 3 },
+		{ "tick-1sec { printf(\"%d %d %d\", arg0, arg1, arg2); }", 7 },
 		{ "tick-1sec { printf(\"%d\\n\", cpu); printf(\"x\"); }", 1 },
 		{ "tick-1sec { trace(cpu); trace(arg0); trace(pid); "
-		  "trace(arg3); }", 3 },
+		  "trace(arg3); }", 7 },
 		{ "tick-1sec /pid != 0/ { trace(id); trace(tid); trace(uid); "
-		  "trace(gid); trace(ppid); trace(arg5); }", 3 },
+		  "trace(gid); trace(ppid); trace(arg5); }", 7 },
 		{ "tick-1sec { trace(arg0); } tick-1sec /arg0 == 3/ "
 		  "{ @[arg1] = count(); } tick-1sec /cpu == 0/ { trace(2); "
-		  "trace(arg4); }", 3 },
+		  "trace(arg4); }", 7 },
 		{ "tick-1sec { trace(arg0 + 1); }", 0 },
 		{ "tick-1sec { trace(execname); }", 0 },
 		{ "tick-1sec { trace(timestamp); }", 0 },
@@ -569,7 +595,7 @@ START_TEST(test_simple_rec_same_as_fire)
 	static const uint64_t vals[] = { 0, 1, 3, 5, 6, 7, 42, 99, 100, 1000,
 	    (uint64_t)-1, (uint64_t)-7, 0x8000000000000000ULL };
 	const uint32_t nv = sizeof (vals) / sizeof (vals[0]);
-	uint64_t args[DIF_NARGS];
+	uint64_t args[DIF_NARGS], other[DIF_NARGS], mixed[DIF_NARGS];
 	const struct rgn_cpu *r1, *r2;
 	const struct agg_buf *a1, *a2;
 	uint32_t i, x, a, pi;
@@ -583,12 +609,15 @@ START_TEST(test_simple_rec_same_as_fire)
 				continue;
 			/* enough to fill (or wrap) the principal buffer */
 			for (x = 0; x < 20000; x++) {
-				for (a = 0; a < DIF_NARGS; a++)
+				for (a = 0; a < DIF_NARGS; a++) {
 					args[a] = vals[(x * (a + 1) + a) % nv];
+					other[a] = vals[(x * (a + 3) + 1) % nv];
+				}
 				ecb_fire(t1.t_es, &t1.t_probes[3], 0, args,
 				    1000 + x);
 				ecb_fire_simple(t2.t_es, &t2.t_probes[3], 0,
-				    args, 1000 + x);
+				    te_simple_args(progs[i].usable, args,
+				    other, mixed), 1000 + x);
 			}
 			r1 = rgn_cpu(t1.t_rgn, 0);
 			r2 = rgn_cpu(t2.t_rgn, 0);
@@ -634,7 +663,7 @@ START_TEST(test_simple_rec_reads_back)
 	uint32_t c;
 
 	te_setup(&t, "tick-1sec { trace(cpu); trace(arg0); trace(arg3); }");
-	ck_assert_int_eq(ecb_simple_usable(t.t_es, &t.t_probes[3]), 3);
+	ck_assert_int_eq(ecb_simple_usable(t.t_es, &t.t_probes[3]), 7);
 	ecb_set_state(t.t_es, ECB_ST_ACTIVE);
 	ecb_fire_simple(t.t_es, &t.t_probes[3], 0, args, 4242);
 	te_read(&t);
