@@ -713,6 +713,54 @@ START_TEST(test_install_kdump)
 END_TEST
 
 /*
+ * A Fedora/RHEL-like root: dracut builds the initramfs and kdumpctl runs
+ * kdump (a stand-in that records its calls).  kdt -A installs the
+ * post.d script kdumpctl's capture initramfs runs after saving the
+ * vmcore (the embedded kdt-kdump-post, executable) and, this being a
+ * chroot, runs kdt-kdump-setup without reloading, which leaves kdumpctl
+ * alone (it prints how to rebuild its initramfs); removal takes the
+ * script away.  The script itself runs in a capture
+ * kernel on kdumpctl's directory layout in tst.extract-kdump-dir.
+ */
+START_TEST(test_install_kdumpctl)
+{
+	static char out[16384];
+	char *calls;
+
+	t_fake_root();
+	t_sh("cd %s && rm -f usr/share/initramfs-tools/init usr/sbin/update-initramfs && "
+	    "mkdir -p usr/lib/dracut usr/bin && "
+	    "touch usr/lib/dracut/dracut-functions.sh && "
+	    "printf '#!/bin/sh\necho \"dracut $*\" >> /calls\n' > usr/sbin/dracut && "
+	    "printf '#!/bin/sh\necho \"kdumpctl $*\" >> /calls\n' > usr/bin/kdumpctl && "
+	    "chmod +x usr/sbin/dracut usr/bin/kdumpctl%s", t_root, "");
+	t_sh("mkdir -p %s && cp boot/dracut/module-setup.sh "
+	    "boot/dracut/kdt-load.sh boot/dracut/kdt-load.service %s",
+	    t_path_in_root(AN_DRACUT_DIR), t_path_in_root(AN_DRACUT_DIR));
+	ck_assert_msg(t_install("BEGIN { trace(1); }", 0, "kdt.ko", out,
+	    sizeof (out)) == 0, "%s%s", out, t_errbuf);
+	ck_assert_msg(strstr(out, "integrations: dracut kdumpctl grub") != NULL,
+	    "%s", out);
+	calls = t_root_read("/etc/kdump/post.d/kdt-region");
+	ck_assert_str_eq(calls, an_text("kdump/kdt-kdump-post"));
+	free(calls);
+	ck_assert(access(t_path_in_root("/etc/kdump/post.d/kdt-region"),
+	    X_OK) == 0);
+	ck_assert_msg(strstr(out, " kdt-kdump-setup regen / --no-reload: exit status 0") != NULL,
+	    "%s", out);
+	calls = t_root_read("/calls");
+	ck_assert_msg(strstr(calls, "kdumpctl") == NULL, "%s", calls);
+	free(calls);
+	/* removal */
+	ck_assert_msg(t_install(NULL, 0, "kdt.ko", out, sizeof (out)) == 0,
+	    "%s%s", out, t_errbuf);
+	ck_assert(!t_exists("/etc/kdump/post.d/kdt-region"));
+	ck_assert(!t_exists("/var/lib/kdt"));
+	t_sh("rm -rf %s%s", t_root, "");
+}
+END_TEST
+
+/*
  * A dracut root (dracut-functions.sh and a stand-in dracut that records
  * its call, no initramfs-tools).  The dracut module 90kdt is kdt's own
  * ("make install" puts boot/dracut/ there): kdt -A refuses a root without
@@ -1082,6 +1130,7 @@ anon_suite(void)
 	tcase_add_test(tc, test_texts);
 	tcase_add_test(tc, test_install_remove);
 	tcase_add_test(tc, test_install_kdump);
+	tcase_add_test(tc, test_install_kdumpctl);
 	tcase_add_test(tc, test_install_dracut);
 	tcase_add_test(tc, test_install_refusals);
 	tcase_add_test(tc, test_install_killed);
