@@ -27,6 +27,9 @@ struct an_opts {
 					   ("/" when NULL) */
 	const char	*ao_module;	/* --module=PATH: the kdt.ko to
 					   install (found when NULL) */
+	const char	*ao_vmlinux;	/* the target kernel's vmlinux (the
+					   --btf file): kernel symbol hints,
+					   an_ksym.c; NULL: $KDT_BTF */
 };
 
 /*

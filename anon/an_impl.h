@@ -137,6 +137,21 @@ int an_cpio_file(struct an_cpio *cp, const char *name, uint32_t mode,
 int an_cpio_finish(struct an_cpio *cp);
 void an_cpio_free(struct an_cpio *cp);
 
+/* ---- an_ksym.c ---- */
+/*
+ * The kernel symbol hints (common/ksh.h) of compiled enabling "o" for the
+ * vmlinux "vmlinux" (NULL: $KDT_BTF), else, when "kver" (the release the
+ * enabling is for, NULL: unknown) is the running kernel's, from
+ * /proc/kallsyms: 1 with the file in *bufp (malloc'ed, *lenp bytes), the
+ * count of names it resolves in *nnamesp and its source in "why"; 0 when
+ * there is nothing to write (no usable vmlinux and not the running kernel,
+ * kallsyms addresses hidden, no plain fbt name), -1 on an error; "why"
+ * says which.
+ */
+int an_ksym_build(const struct dc_out *o, const char *vmlinux,
+    const char *kver, uint8_t **bufp, size_t *lenp, uint32_t *nnamesp,
+    char *why, size_t whysz);
+
 /* ---- an_file.c ---- */
 
 /* "root" + "path" (path absolute inside root). */

@@ -6,6 +6,10 @@
  * What goes where (paths inside the root, "/" or --root=DIR):
  *
  *   /var/lib/kdt/anon/anon.dof                the enabling
+ *   /var/lib/kdt/anon/anon.ksym               its kernel symbol hints, when
+ *                                             an_ksym.c makes them (one
+ *                                             target kernel: --btf's vmlinux
+ *                                             or the running kernel)
  *   /var/lib/kdt/anon/modules/KVER/kdt.ko     kdt.ko for each kernel
  *   /var/lib/kdt/anon/cmdline                 the kernel words
  *   /var/lib/kdt/anon/manifest                what was written (an_manifest.c)
@@ -154,6 +158,21 @@ an_wlist_build(struct an_plan *ap, struct an_wlist *wl, FILE *err)
 	    ap->ap_o->dco_dofsz, 0600);
 	if (an_wmodules(ap, wl, err) != 0)
 		return -1;
+	/* kernel symbol hints: optional, kdt.ko searches kallsyms without */
+	if (ap->ap_nks == 1) {
+		uint8_t *ksh;
+		size_t kshlen;
+		uint32_t nk;
+		char why[512];
+
+		if (an_ksym_build(ap->ap_o, ap->ap_ao->ao_vmlinux,
+		    ap->ap_ks[0].ak_kver, &ksh, &kshlen, &nk, why,
+		    sizeof (why)) == 1) {
+			an_wkeep(wl, ksh);
+			an_wadd(wl, AN_STATE_DIR "/anon.ksym", ksh, kshlen,
+			    0644);
+		}
+	}
 	an_boot_words(words, sizeof (words), ap->ap_size.as_size,
 	    ap->ap_addr, AN_Q_PLAIN);
 	if (asprintf(&s, "%s\n", words) < 0)

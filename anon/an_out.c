@@ -4,8 +4,15 @@
  *
  *	DIR/anon.dof      the enabling (DOF)
  *	DIR/cmdline       the kernel words, one line (an_boot.c)
+ *	DIR/anon.ksym     kernel symbol hints (common/ksh.h, an_ksym.c): the
+ *	                  fbt functions' offsets in the vmlinux given with
+ *	                  --btf (or $KDT_BTF), when it is an ELF file, else
+ *	                  in the running kernel's /proc/kallsyms when the
+ *	                  target is the running kernel (no --module for
+ *	                  another); kdt.ko uses them only on that very kernel
  *	DIR/anon.cpio     an initrd fragment (newc, an_cpio.c) with
- *	                  lib/firmware/kdt/anon.dof and, when a kdt.ko is
+ *	                  lib/firmware/kdt/anon.dof (and anon.ksym, when
+ *	                  written) and, when a kdt.ko is
  *	                  given (--module) or found for the running kernel,
  *	                  lib/modules/kdt.ko: load it as a second initrd
  *	DIR/anon.trailer  the initrd trailer (common/itrl.h, written by
@@ -40,8 +47,14 @@ static const char an_readme[] =
 "cmdline       the kernel command-line words the enabling needs:\n"
 "              kdt.anon=1 kdt.region=SIZE@ADDR memmap=SIZE$ADDR\n"
 "              (in grub.cfg the '$' must be written \\$ or quoted).\n"
+"anon.ksym     kernel symbol hints (written when --btf names a vmlinux,\n"
+"              or from /proc/kallsyms when the target is this kernel):\n"
+"              where the probed functions are in that kernel, so that\n"
+"              kdt.ko need not search kallsyms for them at boot; used\n"
+"              only when the booted kernel has the same build id.\n"
 "anon.cpio     an initrd fragment (newc cpio) holding\n"
-"              lib/firmware/kdt/anon.dof (and lib/modules/kdt.ko when a\n"
+"              lib/firmware/kdt/anon.dof, lib/firmware/kdt/anon.ksym\n"
+"              when written, (and lib/modules/kdt.ko when a\n"
 "              kdt.ko was given or found).  Load it as a SECOND initrd\n"
 "              after the distribution's: GRUB \"initrd /initrd.img\n"
 "              /anon.cpio\"; the kernel unpacks both, and kdt.ko (loaded\n"
@@ -107,7 +120,8 @@ an_out_module(const struct an_opts *ao, char **buf, size_t *len,
 }
 
 static int
-an_out_cpio(struct an_plan *ap, FILE *out, FILE *err)
+an_out_cpio(struct an_plan *ap, const uint8_t *ksh, size_t kshlen,
+    FILE *out, FILE *err)
 {
 	const struct dc_out *o = ap->ap_o;
 	struct an_cpio cp;
@@ -125,6 +139,8 @@ an_out_cpio(struct an_plan *ap, FILE *out, FILE *err)
 	    an_cpio_dir(&cp, "lib/firmware/kdt") != 0 ||
 	    an_cpio_file(&cp, "lib/firmware/kdt/anon.dof", 0644, o->dco_dof,
 	    o->dco_dofsz) != 0 ||
+	    (ksh != NULL && an_cpio_file(&cp, "lib/firmware/kdt/anon.ksym",
+	    0644, ksh, kshlen) != 0) ||
 	    (ko != NULL && (an_cpio_dir(&cp, "lib/modules") != 0 ||
 	    an_cpio_file(&cp, "lib/modules/kdt.ko", 0644, ko, kolen) != 0)) ||
 	    an_cpio_finish(&cp) != 0) {
@@ -150,7 +166,11 @@ an_out_write(struct an_plan *ap, FILE *out, FILE *err)
 {
 	const char *dir = ap->ap_ao->ao_outdir;
 	const struct dc_out *o = ap->ap_o;
-	char words[256], path[AN_PATHMAX], *s;
+	char words[256], path[AN_PATHMAX], *s, why[512], kver[64];
+	struct utsname u;
+	uint8_t *ksh = NULL;
+	size_t kshlen = 0;
+	uint32_t nk;
 	int rv;
 
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
@@ -161,11 +181,33 @@ an_out_write(struct an_plan *ap, FILE *out, FILE *err)
 	an_boot_words(words, sizeof (words), ap->ap_size.as_size, ap->ap_addr,
 	    AN_Q_PLAIN);
 	strcat(words, "\n");
+	/* kernel symbol hints: optional, the boot searches kallsyms without */
+	if (ap->ap_ao->ao_module == NULL ? uname(&u) != 0 :
+	    an_module_kver(ap->ap_ao->ao_module, kver, sizeof (kver),
+	    err) != 0)
+		kver[0] = '\0';
+	else if (ap->ap_ao->ao_module == NULL)
+		snprintf(kver, sizeof (kver), "%.63s", u.release);
+	rv = an_ksym_build(o, ap->ap_ao->ao_vmlinux, kver[0] ? kver : NULL,
+	    &ksh, &kshlen, &nk, why, sizeof (why));
+	if (rv < 0)
+		fprintf(err, "kdt: note: no anon.ksym (kernel symbol hints): %s\n",
+		    why);
+	else if (rv == 0)
+		fprintf(out, "  no anon.ksym (kernel symbol hints): %s\n", why);
 	if (an_out_file(dir, "anon.dof", o->dco_dof, o->dco_dofsz, out,
 	    err) != 0 ||
 	    an_out_file(dir, "cmdline", words, strlen(words), out, err) != 0 ||
-	    an_out_cpio(ap, out, err) != 0)
+	    (ksh != NULL && an_out_file(dir, "anon.ksym", ksh, kshlen, out,
+	    err) != 0) ||
+	    an_out_cpio(ap, ksh, kshlen, out, err) != 0) {
+		free(ksh);
 		return 1;
+	}
+	if (ksh != NULL)
+		fprintf(out, "  anon.ksym resolves %u fbt function names, %s\n",
+		    nk, why);
+	free(ksh);
 	snprintf(path, sizeof (path), "%s/anon.trailer", dir);
 	if (bt_trailer_write(path, o->dco_dof, o->dco_dofsz, err) != 0)
 		return 1;

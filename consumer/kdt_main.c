@@ -911,6 +911,7 @@ km_run(struct km_args *a)
 		return KDT_EXIT_USAGE;
 	}
 	a->ka_ao.ao_outdir = a->ka_anon ? a->ka_out : NULL;
+	a->ka_ao.ao_vmlinux = a->ka_dc.dco_btf;	/* anon/an_ksym.c */
 	if (a->ka_claim) {
 		if (a->ka_script != NULL || a->ka_text != NULL) {
 			fprintf(stderr, "kdt: -a claims the anonymous enabling installed with -A; it takes no program; see kdt(1), ANONYMOUS TRACING\n");

@@ -6,7 +6,12 @@
  * to KIO_INFO; the boot carries on):
  *
  *   1. request_firmware("kdt/anon.dof") -- the initramfs carries it as
- *      /lib/firmware/kdt/anon.dof -- and dof_load() it (common/);
+ *      /lib/firmware/kdt/anon.dof -- and dof_load() it (common/); with it,
+ *      when "kdt -A" wrote them, the kernel symbol hints kdt/anon.ksym
+ *      (common/ksh.h: where the fbt functions are in the kernel it was
+ *      given; kd_fbt.c uses them only on that kernel, checking each
+ *      address, and searches kallsyms otherwise), held until matching is
+ *      over;
  *   2. make it a consumer state (kd_cs.c) whose buffers are the reserved
  *      region: match the probes (a description that matches nothing is
  *      logged, not fatal), lay out the region with the DOF copied in, the
@@ -34,6 +39,7 @@
 #include "kd_impl.h"
 
 #define KD_ANON_DOF	"kdt/anon.dof"
+#define KD_ANON_KSYM	"kdt/anon.ksym"	/* kernel symbol hints, optional */
 
 /* Load "len" bytes of DOF; 0, or -errno after kd_fail() says why. */
 static int
@@ -79,6 +85,7 @@ static void
 kd_anon_begin(const void *dof, size_t len, const char *what)
 {
 	struct kd_state *ks = &kd_state;
+	const struct firmware *ksh = NULL;
 	struct dof_enabling *den;
 	struct kd_cstate *cs;
 	char why[256];
@@ -108,6 +115,10 @@ kd_anon_begin(const void *dof, size_t len, const char *what)
 		kd_fail("out of memory for the anonymous state");
 		return;
 	}
+	/* no file: no message (request_firmware_direct) and no hints */
+	if (dof == NULL && request_firmware_direct(&ksh, KD_ANON_KSYM,
+	    kd_dev_device()) == 0)
+		(void) kd_fbt_hints(ksh->data, ksh->size);
 	cs->cs_anon = 1;
 	ks->ks_acs = cs;
 	ks->ks_rowner = cs;
@@ -115,6 +126,10 @@ kd_anon_begin(const void *dof, size_t len, const char *what)
 	rv = kd_cs_enable(cs, den, KIO_EN_ZDEFS, ks->ks_region, ks->ks_size,
 	    ks->ks_phys);
 	ks->ks_rgn_ready = cs->cs_rgn_init;
+	if (ksh != NULL) {	/* matching is over */
+		(void) kd_fbt_hints(NULL, 0);
+		release_firmware(ksh);
+	}
 	if (rv == 0) {
 		pr_info("kdt: region initialised: %u cpus, 0x%llx buffer bytes per cpu, bufpolicy %s\n",
 		    cs->cs_ncpu,

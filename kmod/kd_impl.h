@@ -359,6 +359,15 @@ struct kd_fsym {
  * 0 or -errno.  Setup context.
  */
 int kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n);
+/*
+ * kd_fbt.c: offer the kernel symbol hints "buf" (common/ksh.h: "len"
+ * bytes, kept until the next call) to matching, which checks them the
+ * first time it would use them (valid, this very kernel's build id and
+ * text size; refusals logged); NULL: withdraw them.  1 when "buf" is not
+ * NULL.  Setup context (kd_anon.c, around the anonymous enabling's
+ * matching).
+ */
+int kd_fbt_hints(const void *buf, size_t len);
 
 /*
  * kd_sdt.c: "cs" is on the list of states that hear of module unloads

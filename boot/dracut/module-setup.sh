@@ -64,6 +64,9 @@ installkernel() {
 		return 0
 	fi
 	inst_simple "$kdt_state/anon.dof" /lib/firmware/kdt/anon.dof
+	if [ -f "${dracutsysrootdir-}$kdt_state/anon.ksym" ]; then
+		inst_simple "$kdt_state/anon.ksym" /lib/firmware/kdt/anon.ksym
+	fi
 	inst_simple "$ko" /lib/modules/kdt.ko
 }
 

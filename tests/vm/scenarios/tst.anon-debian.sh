@@ -138,6 +138,12 @@ else
 	bad "boot 2: no kdt.region=SIZE@ADDR on the command line"
 fi
 grep -q '^kdt ' "$out/lsmod.2" || bad "boot 2: kdt.ko is not loaded"
+# kdt -A ran as root on the kernel it installed for: it wrote kernel
+# symbol hints from /proc/kallsyms, the initramfs carried them, and kdt.ko
+# found do_init_module through them (kmod/kd_fbt.c, common/ksh.h)
+grep -q 'kdt: fbt: kernel symbol hints for 1 functions' "$out/dmesg.2" &&
+    ! grep -q 'kernel symbol hints not used' "$out/dmesg.2" ||
+    bad "boot 2: kdt.ko did not take the kernel symbol hints kdt -A wrote"
 grep -a 'kdt' "$out/dmesg.2" | head -10 || true
 
 show a2
