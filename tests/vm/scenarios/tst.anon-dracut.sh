@@ -194,7 +194,7 @@ fi
 rm -rf --one-file-system "$stage"
 t3r=$(date +%s)
 qst=0
-timeout 240 qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp 2 \
+timeout 240 qemu-system-x86_64 -accel tcg,thread=single -cpu max -m "$mem" -smp 2 \
     -display none -monitor none -no-reboot -serial "file:$work/serial.log" \
     -drive "file=$work/disk.img,if=virtio,format=raw" \
     -kernel "$work/vmlinuz-$KVER" -initrd "$work/initrd.img-$KVER" \

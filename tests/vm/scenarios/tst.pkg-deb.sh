@@ -230,7 +230,7 @@ re='kdt\.region=([0-9]+[KMG])@'
     kv_fail "no kdt.region=SIZE@ADDR in /var/lib/kdt/anon/cmdline"
 rsize=${BASH_REMATCH[1]}
 cp "$stage/boot/vmlinuz-$kver2" "$stage/boot/initrd.img-$kver2" "$work/"
-timeout 240 qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 2 \
+timeout 240 qemu-system-x86_64 -accel tcg,thread=single -cpu max -m 1024 -smp 2 \
     -display none -monitor none -no-reboot -serial "file:$work/boot.log" \
     -kernel "$work/vmlinuz-$kver2" -initrd "$work/initrd.img-$kver2" \
     -append "console=ttyS0 loglevel=7 panic=1 root=/dev/vdz rootdelay=1 kdt.anon=1 kdt.region=$rsize@0x10000000 memmap=$rsize\$0x10000000" \
