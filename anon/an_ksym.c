@@ -218,6 +218,20 @@ struct an_ksrc {
 	uint32_t	ks_nk, ks_cap;
 };
 
+/* Pass 0 of both sources: is "nm" one of the text bounds?  Keep it. */
+static void
+an_ksym_bound(struct an_ksrc *ks, const char *nm, uint64_t a)
+{
+	if (strcmp(nm, "_stext") == 0)
+		ks->ks_stext = a;
+	else if (strcmp(nm, "_etext") == 0)
+		ks->ks_etext = a;
+	else if (strcmp(nm, "_sinittext") == 0)
+		ks->ks_sinit = a;
+	else if (strcmp(nm, "_einittext") == 0)
+		ks->ks_einit = a;
+}
+
 /* Symbol "nm" at "a": an entry when it is a wanted text symbol. */
 static int
 an_ksym_add(struct an_ksrc *ks, const char **names, int n, const char *nm,
@@ -307,14 +321,7 @@ an_ksym_elf(const char *vmlinux, const char **names, int n,
 				continue;
 			a = sym.st_value;
 			if (pass == 0) {
-				if (strcmp(nm, "_stext") == 0)
-					ks->ks_stext = a;
-				else if (strcmp(nm, "_etext") == 0)
-					ks->ks_etext = a;
-				else if (strcmp(nm, "_sinittext") == 0)
-					ks->ks_sinit = a;
-				else if (strcmp(nm, "_einittext") == 0)
-					ks->ks_einit = a;
+				an_ksym_bound(ks, nm, a);
 			} else if (an_ksym_add(ks, names, n, nm, a) != 0) {
 				snprintf(why, whysz, "out of memory");
 				rv = -1;
@@ -436,14 +443,7 @@ an_ksym_running(const char **names, int n, const uint8_t *elfbid,
 			if (!an_ksym_line(line, &a, &nm))
 				continue;
 			if (pass == 0) {
-				if (strcmp(nm, "_stext") == 0)
-					ks->ks_stext = a;
-				else if (strcmp(nm, "_etext") == 0)
-					ks->ks_etext = a;
-				else if (strcmp(nm, "_sinittext") == 0)
-					ks->ks_sinit = a;
-				else if (strcmp(nm, "_einittext") == 0)
-					ks->ks_einit = a;
+				an_ksym_bound(ks, nm, a);
 			} else if (an_ksym_add(ks, names, n, nm, a) != 0) {
 				snprintf(why, whysz, "out of memory");
 				rv = -1;
