@@ -41,7 +41,12 @@
  * data is scanned, 4 bytes at a time and at most KD_BID_SCAN bytes, for
  * the note header (name size 4, type NT_GNU_BUILD_ID, "GNU\0", 1 to
  * RGN_BUILDID_MAX bytes of descriptor inside the range).  An id not
- * found is not recorded and the reader says so.
+ * found is not recorded and the reader says so.  Only the writing walk
+ * scans, once per module for its core and init entries; the measuring
+ * walk reserves RGN_BUILDID_MAX a module (8 bytes more than a 20-byte
+ * id takes) instead, so no scan result has to outlive one hold of
+ * module_mutex, and a module that loads between the walks is scanned
+ * like any other.
  *
  * Setup context with cs_lock held (kd_region), or the module notifier
  * with cs_lock held.
@@ -149,6 +154,8 @@ struct kd_modwalk {
 	void		*mw_region;	/* NULL: measure only */
 	uint64_t	mw_bytes;	/* bytes the entries need */
 	uint32_t	mw_nmods;
+	uint32_t	mw_bidlen;	/* the module's build id, 0: none */
+	const uint8_t	*mw_bid;	/* writing: its bytes */
 };
 
 /*
@@ -162,15 +169,13 @@ kd_modtab_part(struct kd_modwalk *mw, struct module *mod, unsigned long base,
 {
 	const struct mod_kallsyms *ks = rcu_dereference_raw(mod->kallsyms);
 	const Elf_Sym *sym;
-	const uint8_t *bid = NULL;
 	const char *name;
 	unsigned long a;
-	uint32_t i, bidlen;
+	uint32_t i;
 	size_t len;
 
 	if (base == 0 || size == 0)
 		return;
-	bidlen = kd_bid_module(mod, &bid);
 	mw->mw_nmods++;
 	mw->mw_bytes += sizeof (struct rgn_mod);
 	if (mw->mw_region != NULL && rgn_mod_begin(mw->mw_region, mod->name,
@@ -192,9 +197,10 @@ kd_modtab_part(struct kd_modwalk *mw, struct module *mod, unsigned long base,
 			    name);
 	}
 	/* the build id ends the entry (rgn.h); not found: not recorded */
-	mw->mw_bytes += ALIGN(bidlen, 8);
-	if (mw->mw_region != NULL && bidlen != 0)
-		(void) rgn_mod_buildid(mw->mw_region, bid, bidlen);
+	mw->mw_bytes += ALIGN(mw->mw_bidlen, 8);
+	if (mw->mw_region != NULL && mw->mw_bidlen != 0)
+		(void) rgn_mod_buildid(mw->mw_region, mw->mw_bid,
+		    mw->mw_bidlen);
 	if (mw->mw_region != NULL)
 		rgn_mod_end(mw->mw_region);
 }
@@ -203,6 +209,10 @@ kd_modtab_part(struct kd_modwalk *mw, struct module *mod, unsigned long base,
 static void
 kd_modtab_one(struct kd_modwalk *mw, struct module *mod)
 {
+	/* measuring: room for any id; writing: one scan for both entries */
+	mw->mw_bid = NULL;
+	mw->mw_bidlen = mw->mw_region == NULL ? RGN_BUILDID_MAX :
+	    kd_bid_module(mod, &mw->mw_bid);
 	kd_modtab_part(mw, mod, kd_mod_core_base(mod), kd_mod_core_size(mod),
 	    kd_mod_core_text_size(mod), 0);
 	if (mod->state == MODULE_STATE_COMING)
