@@ -23,8 +23,8 @@
 #include <sys/utsname.h>
 
 #include "kt_check.h"
+#include "kt_ksh.h"
 #include "anon/an_impl.h"
-#include "common/ksh.h"
 #include "compiler/dc.h"
 
 static const char t_src[] =
@@ -142,12 +142,16 @@ t_none(const char *kver, const char *want)
 
 START_TEST(test_running)
 {
+	static const struct kt_ksh_want want[] = {
+		{ "kmem_cache_alloc", 1, 0, { 0x4000 } },
+		{ "vfs_read", 1, 1, { 0x1000 } },
+		/* two addresses, init text, module only, absent: left out */
+		{ "show_stat" }, { "init_fn" }, { "mod_fn" }, { "absent_fn" },
+	};
 	struct ksh_hdr kh;
-	struct ksh_ent ke;
-	struct kdt_err err;
 	uint8_t *b;
 	size_t len;
-	uint32_t nn, first;
+	uint32_t nn;
 	char why[512];
 
 	t_write(t_kpath, t_kallsyms, strlen(t_kallsyms));
@@ -156,26 +160,13 @@ START_TEST(test_running)
 	    why, sizeof (why)), 1);
 	ck_assert_msg(strstr(why, t_kpath) != NULL, "why: %s", why);
 	ck_assert_uint_eq(nn, 2);
-	ck_assert_int_eq(ksh_check(b, len, &err), 0);
-	ksh_hdr(b, &kh);
+	kt_ksh_valid(b, len, 2, &kh);
 	ck_assert_uint_eq(kh.kh_bidlen, sizeof (t_bid));
 	ck_assert_int_eq(memcmp(kh.kh_bid, t_bid, sizeof (t_bid)), 0);
 	ck_assert_uint_eq(kh.kh_textsz, 0xffff0);
-	ck_assert_uint_eq(kh.kh_nsyms, 2);
 	ck_assert_uint_eq(len, KSH_HDRSZ + 2 * 8 +
 	    sizeof ("kmem_cache_alloc") + sizeof ("vfs_read"));
-	ck_assert_uint_eq(ksh_find(b, "kmem_cache_alloc", &first), 1);
-	ck_assert_uint_eq(first, 0);
-	ksh_ent(b, first, &ke);
-	ck_assert_uint_eq(ke.ke_off, 0x4000);
-	ck_assert_uint_eq(ksh_find(b, "vfs_read", &first), 1);
-	ksh_ent(b, first, &ke);
-	ck_assert_uint_eq(ke.ke_off, 0x1000);
-	/* two addresses, init text, module only, absent: left out */
-	ck_assert_uint_eq(ksh_find(b, "show_stat", &first), 0);
-	ck_assert_uint_eq(ksh_find(b, "init_fn", &first), 0);
-	ck_assert_uint_eq(ksh_find(b, "mod_fn", &first), 0);
-	ck_assert_uint_eq(ksh_find(b, "absent_fn", &first), 0);
+	kt_ksh_find(b, want, sizeof (want) / sizeof (want[0]));
 	free(b);
 }
 END_TEST

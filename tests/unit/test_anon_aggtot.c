@@ -13,7 +13,8 @@
  * would have printed at that moment: the aggregations from before the
  * claim and after it, merged.
  *
- * The test plays kdt.ko and the consumer with the functions they use:
+ * The test plays kdt.ko and the consumer with the functions they use
+ * (kt_aggtot.h, shared with test_rgn_aggtot.c and test_extract_libact.c):
  *
  *  - sizing: "kdt -A"'s an_size_compute() must give a region in which
  *    kdt.ko's anonymous layout (RGN_F_ANON, spares, totals slots sized
@@ -44,20 +45,16 @@
 #include <string.h>
 
 #include "kt_check.h"
-#include "compiler/dc.h"
-#include "dof_load.h"
-#include "rgn.h"
-#include "agg.h"
-#include "ecb.h"
+#include "kt_aggtot.h"
 #include "dof_libact.h"
-#include "consumer/kc.h"
-#include "consumer/kc_agg.h"
 #include "anon/an_impl.h"
 
-#define TN_NCPU		2
+#define TN_NCPU		KT_AGT_NCPU
 #define TN_STEPS	5
 #define TN_PHYS		0x20000000ULL
 #define TN_AGGTOT_NCPU	4	/* kmod/kd_cs.c KD_AGGTOT_NCPU */
+#define TN_NKEYS	3	/* an update's keys: 3, 5 apart */
+#define TN_KEYSTEP	5
 #define MIB		(1ULL << 20)
 #define GIB		(1ULL << 30)
 
@@ -65,33 +62,6 @@ static const char tn_prog[] =
     "#pragma D option bufsize=16k\n"
     "#pragma D option aggsize=16k\n"
     "sdt:kt::upd { @c[arg0] = count(); @q = quantize(arg0); }\n";
-
-struct tn {
-	struct dc_out	t_out;
-	struct dof_enabling *t_den;
-	uint8_t		*t_rgn;
-	uint64_t	t_size;
-	struct agg_buf	*t_act[TN_NCPU];
-	struct agg_buf	*t_spare[TN_NCPU];
-	struct agg_buf	*t_shadow;		/* every update: the truth */
-	struct kc_aggs	*t_ka;			/* the claimed consumer */
-	uint64_t	t_ival[TN_NCPU];	/* intervals it merged */
-	uint64_t	t_g[TN_NCPU];		/* in its newest totals */
-	uint32_t	t_gone[TN_NCPU];	/* bit i: interval i reset */
-	uint32_t	t_nupd;
-};
-
-static void
-tn_compile(const char *prog, struct dc_out *out, struct dof_enabling **den)
-{
-	struct dc_opts opts;
-	struct kdt_err ke;
-
-	memset(&opts, 0, sizeof (opts));
-	ck_assert_msg(dc_compile(prog, strlen(prog), "anon.d", &opts,
-	    out) == 0, "%s", out->dco_diag);
-	ck_assert_int_eq(dof_load(out->dco_dof, out->dco_dofsz, den, &ke), 0);
-}
 
 /*
  * kdt.ko's region parameters for the anonymous state of "den" on "ncpu"
@@ -144,7 +114,7 @@ START_TEST(test_kdt_A_sizes_spares_and_totals)
 	size_t n = 0;
 	FILE *err = open_memstream(&msg, &n);
 
-	tn_compile(prog, &out, &den);
+	kt_aggtot_compile(prog, "anon.d", &out, &den);
 	ck_assert_int_eq(an_size_compute(out.dco_dof, out.dco_dofsz, TN_NCPU,
 	    8 * GIB, 0, &as, err), 0);
 	ck_assert_uint_eq(as.as_aggsize, 1 * MIB);
@@ -186,189 +156,85 @@ START_TEST(test_kdt_A_sizes_spares_and_totals)
 END_TEST
 
 static void
-tn_setup(struct tn *t)
+tn_setup(struct kt_agt *t)
 {
 	struct rgn_params rp;
 	struct kdt_err ke;
-	uint32_t c;
 
-	memset(t, 0, sizeof (*t));
-	tn_compile(tn_prog, &t->t_out, &t->t_den);
-	ck_assert_uint_eq(t->t_den->den_naggs, 2);
+	kt_agt_new(t, tn_prog, "anon.d");
 	tn_params(t->t_den, TN_NCPU, 16 * 1024, &rp);
-	t->t_size = rgn_size_for(&rp, 16 * 1024);
-	t->t_rgn = aligned_alloc(4096, t->t_size);
-	ck_assert_ptr_nonnull(t->t_rgn);
-	memset(t->t_rgn, 0, t->t_size);
-	ck_assert_msg(rgn_init(t->t_rgn, t->t_size, &rp, &ke) == 0, "%s",
-	    ke.ke_msg);
+	kt_agt_init(t, &rp, rgn_size_for(&rp, 16 * 1024));
 	ck_assert_int_eq(rgn_add_probe(t->t_rgn, 4, "sdt", "kt", "", "upd",
 	    &ke), 0);
 	ck_assert_int_eq(rgn_add_epid(t->t_rgn, 1, 4, 0,
 	    t->t_den->den_ecbs[0].le_size, &ke), 0);
 	rgn_set_state(t->t_rgn, RGN_STATE_ACTIVE);
-	for (c = 0; c < TN_NCPU; c++) {
-		t->t_act[c] = rgn_agg(t->t_rgn, c);
-		ck_assert_uint_eq(t->t_act[c]->ab_interval, 1);
-	}
-	t->t_shadow = malloc(16 * 16 * 1024);
-	ck_assert_ptr_nonnull(t->t_shadow);
-	ck_assert_int_eq(agg_buf_init(t->t_shadow, 16 * 16 * 1024, 0, &ke),
-	    0);
 }
 
 static void
-tn_free(struct tn *t)
+tn_update(struct kt_agt *t)
 {
-	if (t->t_ka != NULL)
-		kc_aggs_free(t->t_ka);
-	free(t->t_shadow);
-	free(t->t_rgn);
-	dof_free(t->t_den);
-	dc_out_free(&t->t_out);
+	kt_agt_update(t, TN_NKEYS, TN_KEYSTEP);
 }
 
-/* A firing of sdt:kt::upd on "cpu" with arg0 "v" (and the truth's). */
+/* KIO_AGGTOT: the consumer's whole table into the older slot. */
 static void
-tn_fire(struct tn *t, uint32_t cpu, int64_t v)
+tn_totals(struct kt_agt *t)
 {
-	const struct dof_agg *c = &t->t_den->den_aggs[0];
-	const struct dof_agg *q = &t->t_den->den_aggs[1];
-	uint8_t key[8] = { 0 };
-
-	memcpy(key, &v, sizeof (v));
-	ck_assert_int_eq(agg_update(t->t_act[cpu], c, key, 0, 1), 0);
-	ck_assert_int_eq(agg_update(t->t_act[cpu], q, key, v, 1), 0);
-	ck_assert_int_eq(agg_update(t->t_shadow, c, key, 0, 1), 0);
-	ck_assert_int_eq(agg_update(t->t_shadow, q, key, v, 1), 0);
-}
-
-static void
-tn_update(struct tn *t)
-{
-	uint32_t i;
-
-	t->t_nupd++;
-	for (i = 0; i < 3 + t->t_nupd; i++)
-		tn_fire(t, i % TN_NCPU, (int64_t)(i % 3) * 5 + t->t_nupd);
-}
-
-/* KIO_CLAIM: kd_aggspares() takes the region's spares (interval 0). */
-static void
-tn_claim(struct tn *t)
-{
-	uint32_t c;
-
-	for (c = 0; c < TN_NCPU; c++) {
-		t->t_spare[c] = rgn_agg(t->t_rgn, TN_NCPU + c);
-		ck_assert_ptr_nonnull(t->t_spare[c]);
-		ck_assert_uint_eq(t->t_spare[c]->ab_interval, 0);
-		ck_assert_uint_eq(t->t_spare[c]->ab_cpu, c);
-	}
-	t->t_ka = kc_aggs_new(t->t_den);
-	ck_assert_ptr_nonnull(t->t_ka);
-}
-
-/* KIO_SNAP_AGG of CPU "c" (kd_snap_agg), merged by the consumer. */
-static void
-tn_snap(struct tn *t, uint32_t c)
-{
-	struct agg_buf *nb = t->t_spare[c], *old = t->t_act[c];
-	struct kdt_err ke;
-
-	t->t_gone[c] |= 1u << nb->ab_interval;
-	nb->ab_interval = 0;
-	agg_buf_reset(nb);
-	nb->ab_drops = old->ab_drops;
-	nb->ab_interval = old->ab_interval + 1;
-	t->t_act[c] = nb;
-	t->t_spare[c] = old;
-	ck_assert_int_eq(agg_buf_check(old, old->ab_size, t->t_den, &ke), 0);
-	ck_assert_int_eq(kc_aggs_snap(t->t_ka, old), 0);
-	t->t_ival[c] = old->ab_interval;
-}
-
-/* KIO_AGGTOT: the consumer's table into the older slot. */
-static void
-tn_totals(struct tn *t)
-{
-	struct kdt_err ke;
-	uint64_t cap, len, left;
-	uint8_t *dst;
-
-	dst = rgn_aggtot_begin(t->t_rgn, &cap);
-	ck_assert_ptr_nonnull(dst);
-	memcpy(dst, t->t_ival, sizeof (t->t_ival));
-	ck_assert_int_eq(kc_aggs_image(t->t_ka, dst + sizeof (t->t_ival),
-	    cap - sizeof (t->t_ival), &len, &left), 0);
-	ck_assert_uint_eq(left, 0);
-	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, 0, left, &ke) == 0,
-	    "%s", ke.ke_msg);
-	memcpy(t->t_g, t->t_ival, sizeof (t->t_g));
+	ck_assert_uint_eq(kt_agt_totals(t), 0);
 }
 
 /* kdt-extract on the image: exit status, stdout, stderr. */
 static int
-tn_extract(struct tn *t, char **out, char **err)
+tn_extract(const struct kt_agt *t, char **out, char **err)
 {
-	struct kc_opts ko;
-	size_t on = 0, en = 0;
-	FILE *o = open_memstream(out, &on), *e = open_memstream(err, &en);
-	int rv;
-
-	ck_assert_ptr_nonnull(o);
-	ck_assert_ptr_nonnull(e);
-	memset(&ko, 0, sizeof (ko));
-	ko.ko_prog = "kdt-extract";
-	ko.ko_flags = KC_F_QUIET | KC_F_PARTIAL;
-	ko.ko_format = KC_FORMAT_TEXT;
-	rv = kc_print_region_opts(t->t_rgn, t->t_size, TN_PHYS, "img", o, e,
-	    &ko);
-	fclose(o);
-	fclose(e);
-	return rv;
+	return kt_aggtot_dump(t->t_rgn, t->t_size, TN_PHYS, KC_FORMAT_TEXT, 0,
+	    out, err);
 }
 
 /* The truth as the consumer prints it: a blank line, the aggregations. */
 static char *
-tn_truth(struct tn *t)
+tn_truth(const struct kt_agt *t)
 {
-	struct kc_aggs *ka = kc_aggs_new(t->t_den);
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&s, &n);
+	return kt_agt_truth(t, "\n");
+}
 
-	ck_assert_ptr_nonnull(ka);
-	ck_assert_int_eq(kc_aggs_snap(ka, t->t_shadow), 0);
-	fputc('\n', f);
-	ck_assert_int_eq(kc_aggs_print_all(ka, f), 0);
-	fclose(f);
-	kc_aggs_free(ka);
-	return s;
+/* kdt-extract prints "want", exit 0, nothing on stderr. */
+static void
+tn_expect(const struct kt_agt *t, const char *want)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(tn_extract(t, &out, &err), 0);
+	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
+	ck_assert_msg(strcmp(out, want) == 0, "[%s]\nwant\n[%s]", out,
+	    want);
+	free(out);
+	free(err);
+}
+
+/* kdt-extract prints the truth. */
+static void
+tn_expect_truth(const struct kt_agt *t)
+{
+	char *truth = tn_truth(t);
+
+	tn_expect(t, truth);
+	free(truth);
 }
 
 /* Before any claim: the active buffers whole, no totals, no message. */
 START_TEST(test_unclaimed_prints_active_buffers)
 {
-	char *out, *err, *truth;
-	struct tn t;
+	struct kt_agt t;
 
 	tn_setup(&t);
 	tn_update(&t);
 	tn_update(&t);
-	ck_assert_int_eq(tn_extract(&t, &out, &err), 0);
-	truth = tn_truth(&t);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
-	ck_assert_msg(strcmp(out, truth) == 0, "[%s]\nwant\n[%s]", out,
-	    truth);
-	free(out);
-	free(err);
-	free(truth);
-	tn_free(&t);
+	tn_expect_truth(&t);
+	kt_agt_free(&t);
 }
 END_TEST
-
-static const char tn_stepname[4] = { 'U', '0', '1', 'T' };
 
 /*
  * Updates before the claim, the claim, then every sequence of TN_STEPS
@@ -376,10 +242,10 @@ static const char tn_stepname[4] = { 'U', '0', '1', 'T' };
  */
 START_TEST(test_claimed_every_interleaving)
 {
-	uint32_t seq, k, st, c, nseq = 1, nexact = 0, npartial = 0;
+	uint32_t seq, k, c, nseq = 1, nexact = 0, npartial = 0;
 	char name[TN_STEPS + 1], *out, *err, *truth, want[200];
 	uint64_t lost, lc;
-	struct tn t;
+	struct kt_agt t;
 	int rv;
 
 	for (k = 0; k < TN_STEPS; k++)
@@ -388,22 +254,12 @@ START_TEST(test_claimed_every_interleaving)
 		tn_setup(&t);
 		tn_update(&t);		/* before the claim, from boot */
 		tn_update(&t);
-		tn_claim(&t);
-		for (k = 0, st = seq; k < TN_STEPS; k++, st /= 4) {
-			name[k] = tn_stepname[st % 4];
-			switch (st % 4) {
-			case 0: tn_update(&t); break;
-			case 1: tn_snap(&t, 0); break;
-			case 2: tn_snap(&t, 1); break;
-			default: tn_totals(&t); break;
-			}
-		}
-		name[TN_STEPS] = '\0';
+		kt_agt_claim(&t);
+		kt_agt_play(&t, seq, TN_STEPS, TN_NKEYS, TN_KEYSTEP, name);
 		rv = tn_extract(&t, &out, &err);
 		truth = tn_truth(&t);
 		for (c = 0, lost = 0; c < TN_NCPU; c++) {
-			for (k = t.t_g[c] + 1, lc = 0; k < 32; k++)
-				lc += (t.t_gone[c] >> k) & 1;
+			lc = kt_agt_lost(&t, c);
 			lost += lc;
 			if (lc == 0)
 				continue;
@@ -426,7 +282,7 @@ START_TEST(test_claimed_every_interleaving)
 		free(out);
 		free(err);
 		free(truth);
-		tn_free(&t);
+		kt_agt_free(&t);
 	}
 	ck_assert_uint_gt(nexact, 600);
 	ck_assert_uint_gt(npartial, 0);
@@ -441,33 +297,25 @@ END_TEST
  */
 START_TEST(test_claimed_twice_then_more)
 {
-	char *out, *err, *truth;
-	struct tn t;
+	struct kt_agt t;
 
 	tn_setup(&t);
 	tn_update(&t);
-	tn_claim(&t);
+	kt_agt_claim(&t);
 	tn_update(&t);
-	tn_snap(&t, 0);
-	tn_snap(&t, 1);
+	kt_agt_snap(&t, 0);
+	kt_agt_snap(&t, 1);
 	tn_totals(&t);
 	tn_update(&t);
-	tn_snap(&t, 0);
-	tn_snap(&t, 1);
+	kt_agt_snap(&t, 0);
+	kt_agt_snap(&t, 1);
 	tn_totals(&t);
 	tn_update(&t);
 	/* the consumer's next round had begun: CPU 0 switched, not merged */
-	tn_snap(&t, 0);
+	kt_agt_snap(&t, 0);
 	tn_update(&t);
-	ck_assert_int_eq(tn_extract(&t, &out, &err), 0);
-	truth = tn_truth(&t);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
-	ck_assert_msg(strcmp(out, truth) == 0, "[%s]\nwant\n[%s]", out,
-	    truth);
-	free(out);
-	free(err);
-	free(truth);
-	tn_free(&t);
+	tn_expect_truth(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
@@ -476,12 +324,10 @@ END_TEST
  * layout for a program of probes sdt:kt::"names[i]", clause i each.
  */
 struct tr {
-	struct dc_out	r_out;
-	struct dof_enabling *r_den;
+	struct kt_agt	r_t;		/* the program, the region */
 	struct ecb_state *r_es;
 	struct ecb_probe r_probes[2];
 	struct ecb_ref	r_refs[2][1];
-	struct tn	r_t;		/* r_t.t_rgn, t_size: the region */
 	uint64_t	r_ts;
 };
 
@@ -490,64 +336,31 @@ static const char *const tr_names[2] = { "upd", "clr" };
 static void
 tr_setup(struct tr *r, const char *prog)
 {
-	struct ecb_params p;
 	struct rgn_params rp;
-	struct kdt_err ke;
 	uint32_t i;
 
 	memset(r, 0, sizeof (*r));
-	tn_compile(prog, &r->r_out, &r->r_den);
-	tn_params(r->r_den, TN_NCPU, 16 * 1024, &rp);
-	r->r_t.t_den = r->r_den;
-	r->r_t.t_size = rgn_size_for(&rp, 16 * 1024);
-	r->r_t.t_rgn = aligned_alloc(4096, r->r_t.t_size);
-	ck_assert_ptr_nonnull(r->r_t.t_rgn);
-	memset(r->r_t.t_rgn, 0, r->r_t.t_size);
-	ck_assert_msg(rgn_init(r->r_t.t_rgn, r->r_t.t_size, &rp, &ke) == 0,
-	    "%s", ke.ke_msg);
-	for (i = 0; i < 2; i++) {
-		ck_assert_int_eq(rgn_add_probe(r->r_t.t_rgn, i + 4, "sdt",
-		    "kt", "", tr_names[i], &ke), 0);
-		ck_assert_int_eq(rgn_add_epid(r->r_t.t_rgn, i + 1, i + 4, i,
-		    r->r_den->den_ecbs[i].le_size, &ke), 0);
-		r->r_refs[i][0].er_ecb = i;
-		r->r_refs[i][0].er_epid = i + 1;
-		r->r_probes[i].ep_id = i + 4;
-		r->r_probes[i].ep_kind = ECB_PK_OTHER;
-		r->r_probes[i].ep_prov = "sdt";
-		r->r_probes[i].ep_mod = "kt";
-		r->r_probes[i].ep_func = "";
-		r->r_probes[i].ep_name = tr_names[i];
-		r->r_probes[i].ep_ecbs = r->r_refs[i];
-		r->r_probes[i].ep_necbs = 1;
-	}
-	ecb_params_init(&p, r->r_den, TN_NCPU);
-	p.ep_policy = DTRACEOPT_BUFPOLICY_RING;
-	p.ep_user = 1;
-	ck_assert_int_eq(ecb_create(r->r_den, &p, &r->r_es, &ke), 0);
-	ecb_set_region(r->r_es, r->r_t.t_rgn);
-	ecb_set_aggbufs(r->r_es, r->r_t.t_rgn);
-	ecb_set_state(r->r_es, ECB_ST_ACTIVE);
+	kt_aggtot_compile(prog, "anon.d", &r->r_t.t_out, &r->r_t.t_den);
+	tn_params(r->r_t.t_den, TN_NCPU, 16 * 1024, &rp);
+	kt_agt_init(&r->r_t, &rp, rgn_size_for(&rp, 16 * 1024));
+	for (i = 0; i < 2; i++)
+		kt_ecb_probe(r->r_t.t_rgn, r->r_t.t_den, i, i + 4, tr_names[i],
+		    &r->r_probes[i], r->r_refs[i]);
+	r->r_es = kt_ecb_start(r->r_t.t_den, TN_NCPU,
+	    DTRACEOPT_BUFPOLICY_RING, r->r_t.t_rgn);
 }
 
 static void
 tr_free(struct tr *r)
 {
-	if (r->r_t.t_ka != NULL)
-		kc_aggs_free(r->r_t.t_ka);
 	ecb_destroy(r->r_es);
-	free(r->r_t.t_rgn);
-	dof_free(r->r_den);
-	dc_out_free(&r->r_out);
+	kt_agt_free(&r->r_t);
 }
 
 static void
 tr_fire(struct tr *r, uint32_t probe, uint32_t cpu, int64_t a0)
 {
-	uint64_t args[DIF_NARGS] = { (uint64_t)a0 };
-
-	r->r_ts += 1000;
-	ecb_fire(r->r_es, &r->r_probes[probe], cpu, args, r->r_ts);
+	kt_ecb_fire(r->r_es, &r->r_probes[probe], cpu, a0, &r->r_ts);
 }
 
 /*
@@ -562,45 +375,22 @@ tr_fire(struct tr *r, uint32_t probe, uint32_t cpu, int64_t a0)
 static void
 tr_round(struct tr *r, uint32_t nclear)
 {
-	struct tn *t = &r->r_t;
-	uint64_t pos[2 * TN_NCPU], cap, len, xlen, left;
-	struct agg_buf *nb, *old;
-	struct kdt_err ke;
-	uint8_t *dst;
+	struct kt_agt *t = &r->r_t;
+	uint64_t pos[2 * TN_NCPU];
 	uint32_t c;
 
-	if (t->t_ka == NULL) {		/* the claim: kd_aggspares */
-		for (c = 0; c < TN_NCPU; c++)
-			t->t_spare[c] = rgn_agg(t->t_rgn, TN_NCPU + c);
-		t->t_ka = kc_aggs_new(r->r_den);
-		ck_assert_ptr_nonnull(t->t_ka);
-	}
+	if (t->t_ka == NULL)		/* the claim: kd_aggspares */
+		kt_agt_claim(t);
 	for (c = 0; c < TN_NCPU; c++) {
-		old = r->r_es->es_cpus[c].ec_agg;
-		nb = t->t_spare[c];
-		nb->ab_interval = 0;
-		agg_buf_reset(nb);
-		nb->ab_drops = old->ab_drops;
-		nb->ab_interval = old->ab_interval + 1;
-		r->r_es->es_cpus[c].ec_agg = nb;
-		t->t_spare[c] = old;
-		ck_assert_int_eq(agg_buf_check(old, old->ab_size, r->r_den,
-		    &ke), 0);
-		ck_assert_int_eq(kc_aggs_snap(t->t_ka, old), 0);
-		t->t_ival[c] = old->ab_interval;
+		kt_aggtot_switch(&r->r_es->es_cpus[c].ec_agg, &t->t_spare[c],
+		    t->t_den, t->t_ka, &t->t_ival[c]);
 		pos[2 * c] = rgn_cpu(t->t_rgn, c)->rc_head;
 		pos[2 * c + 1] = 0;
 	}
 	while (nclear-- > 0)
 		ck_assert_int_eq(kc_aggs_libact(t->t_ka, KDT_LIBACT_CLEAR, 1,
 		    0, 0), 0);
-	dst = rgn_aggtot_begin(t->t_rgn, &cap);
-	ck_assert_ptr_nonnull(dst);
-	memcpy(dst, t->t_ival, sizeof (t->t_ival));
-	ck_assert_int_eq(kc_aggs_totals(t->t_ka, dst + sizeof (t->t_ival),
-	    cap - sizeof (t->t_ival), pos, TN_NCPU, &len, &xlen, &left), 0);
-	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, xlen, left, &ke) == 0,
-	    "%s", ke.ke_msg);
+	(void) kt_aggtot_write(t->t_rgn, TN_NCPU, t->t_ival, t->t_ka, pos);
 }
 
 static const char tr_prog[] =
@@ -617,7 +407,6 @@ static const char tr_prog[] =
 START_TEST(test_unclaimed_clear_replays)
 {
 	struct tr r;
-	char *out, *err;
 
 	tr_setup(&r, tr_prog);
 	tr_fire(&r, 0, 0, 5);
@@ -625,14 +414,10 @@ START_TEST(test_unclaimed_clear_replays)
 	tr_fire(&r, 1, 1, 0);
 	tr_fire(&r, 0, 0, 6);
 	tr_fire(&r, 0, 1, 6);
-	ck_assert_int_eq(tn_extract(&r.r_t, &out, &err), 0);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
-	ck_assert_str_eq(out,
+	tn_expect(&r.r_t,
 	    "\n"
 	    "                5                0\n"
 	    "                6                0\n");
-	free(out);
-	free(err);
 	tr_free(&r);
 }
 END_TEST
@@ -648,7 +433,6 @@ END_TEST
 START_TEST(test_claimed_clear_acted_on_is_not_replayed)
 {
 	struct tr r;
-	char *out, *err;
 
 	tr_setup(&r, tr_prog);
 	tr_fire(&r, 0, 0, 5);		/* from boot */
@@ -661,28 +445,20 @@ START_TEST(test_claimed_clear_acted_on_is_not_replayed)
 	tr_fire(&r, 0, 1, 6);
 	tr_fire(&r, 0, 1, 6);
 	/* kdt -a at this moment: 5 and 7 cleared, 6 counted three times */
-	ck_assert_int_eq(tn_extract(&r.r_t, &out, &err), 0);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
-	ck_assert_str_eq(out,
+	tn_expect(&r.r_t,
 	    "\n"
 	    "                5                0\n"
 	    "                7                0\n"
 	    "                6                3\n");
-	free(out);
-	free(err);
 	/* another clear() the consumer has not reached: replayed */
 	tr_fire(&r, 1, 0, 0);
 	tr_fire(&r, 0, 0, 8);
-	ck_assert_int_eq(tn_extract(&r.r_t, &out, &err), 0);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
-	ck_assert_str_eq(out,
+	tn_expect(&r.r_t,
 	    "\n"
 	    "                5                0\n"
 	    "                6                0\n"
 	    "                7                0\n"
 	    "                8                0\n");
-	free(out);
-	free(err);
 	tr_free(&r);
 }
 END_TEST

@@ -16,12 +16,13 @@
  * the actions applied in record order -- written out by hand below.
  *
  * The live-state cases play kdt.ko and the consumer as
- * test_rgn_aggtot.c does (buffer switch with intervals, kc_aggs_snap,
- * the totals slot written with kc_aggs_image): a panic right after a
- * clear() that the consumer has not acted on yet (ring: it acts when it
- * stops) must print the cleared values, not the totals' old ones; under
- * bufpolicy=switch, where the consumer has acted on some records the
- * image cannot name, the dump says the aggregations are partial and why.
+ * test_rgn_aggtot.c does, with kt_aggtot.h (buffer switch with
+ * intervals, kc_aggs_snap, the totals slot written with kc_aggs_image):
+ * a panic right after a clear() that the consumer has not acted on yet
+ * (ring: it acts when it stops) must print the cleared values, not the
+ * totals' old ones; under bufpolicy=switch, where the consumer has acted
+ * on some records the image cannot name, the dump says the aggregations
+ * are partial and why.
  * Every interleaving of 5 steps from {update, round, clear(),
  * normalize()} is played too, against a model consumer fed a shadow
  * buffer of every update.  A printa() record prints where it is, with
@@ -33,18 +34,13 @@
 #include <string.h>
 
 #include "kt_check.h"
-#include "compiler/dc.h"
-#include "dof_load.h"
-#include "rgn.h"
-#include "agg.h"
-#include "ecb.h"
+#include "kt_aggtot.h"
 #include "dof_libact.h"
 #include "kdt_env.h"	/* kenv_crc32: resealing a damaged slot */
-#include "consumer/kc.h"
-#include "consumer/kc_agg.h"
 
 #define TL_RGNSIZE	(512 * 1024)
-#define TL_NCPU		2
+#define TL_NCPU		KT_AGT_NCPU
+#define TL_PHYS		0x20000000
 #define TL_NPROBES	6
 
 static const char tl_prog[] =
@@ -89,9 +85,7 @@ static void
 tl_setup(struct tl *t, int live)
 {
 	char prog[sizeof (tl_prog) + 64];
-	struct dc_opts opts;
 	struct rgn_params rp;
-	struct ecb_params p;
 	struct kdt_err ke;
 	uint32_t i, c;
 
@@ -99,20 +93,19 @@ tl_setup(struct tl *t, int live)
 	t->t_live = live;
 	snprintf(prog, sizeof (prog), "%s%s", live == 1 ?
 	    "#pragma D option bufpolicy=ring\n" : "", tl_prog);
-	memset(&opts, 0, sizeof (opts));
 	t->t_out = &tl_compiled[live];
 	if (!tl_have[live])
-		ck_assert_msg(dc_compile(prog, strlen(prog), "t.d", &opts,
-		    t->t_out) == 0, "%s", t->t_out->dco_diag);
+		kt_aggtot_compile(prog, "t.d", t->t_out, &t->t_den);
+	else
+		ck_assert_int_eq(dof_load(t->t_out->dco_dof,
+		    t->t_out->dco_dofsz, &t->t_den, &ke), 0);
 	tl_have[live] = 1;
-	ck_assert_int_eq(dof_load(t->t_out->dco_dof, t->t_out->dco_dofsz,
-	    &t->t_den, &ke), 0);
 	ck_assert_uint_eq(t->t_den->den_necbs, TL_NPROBES);
 	t->t_rgn = aligned_alloc(4096, TL_RGNSIZE);
 	ck_assert_ptr_nonnull(t->t_rgn);
 	memset(t->t_rgn, 0, TL_RGNSIZE);
 	memset(&rp, 0, sizeof (rp));
-	rp.rp_phys = 0x20000000;
+	rp.rp_phys = TL_PHYS;
 	rp.rp_ncpu = TL_NCPU;
 	rp.rp_policy = live == 2 ? DTRACEOPT_BUFPOLICY_FILL :
 	    DTRACEOPT_BUFPOLICY_RING;
@@ -130,30 +123,11 @@ tl_setup(struct tl *t, int live)
 	rp.rp_dofsz = t->t_den->den_dofsz;
 	ck_assert_msg(rgn_init(t->t_rgn, TL_RGNSIZE, &rp, &ke) == 0, "%s",
 	    ke.ke_msg);
-	for (i = 0; i < TL_NPROBES; i++) {
-		ck_assert_int_eq(rgn_add_probe(t->t_rgn, i + 1, "sdt", "kt",
-		    "", tl_names[i], &ke), 0);
-		/* ECB i is the clause of probe i (tl_prog's order) */
-		ck_assert_int_eq(rgn_add_epid(t->t_rgn, i + 1, i + 1, i,
-		    t->t_den->den_ecbs[i].le_size, &ke), 0);
-		t->t_refs[i][0].er_ecb = i;
-		t->t_refs[i][0].er_epid = i + 1;
-		t->t_probes[i].ep_id = i + 1;
-		t->t_probes[i].ep_kind = ECB_PK_OTHER;
-		t->t_probes[i].ep_prov = "sdt";
-		t->t_probes[i].ep_mod = "kt";
-		t->t_probes[i].ep_func = "";
-		t->t_probes[i].ep_name = tl_names[i];
-		t->t_probes[i].ep_ecbs = t->t_refs[i];
-		t->t_probes[i].ep_necbs = 1;
-	}
-	ecb_params_init(&p, t->t_den, TL_NCPU);
-	p.ep_policy = rp.rp_policy;
-	p.ep_user = 1;
-	ck_assert_int_eq(ecb_create(t->t_den, &p, &t->t_es, &ke), 0);
-	ecb_set_region(t->t_es, t->t_rgn);
-	ecb_set_aggbufs(t->t_es, t->t_rgn);
-	ecb_set_state(t->t_es, ECB_ST_ACTIVE);
+	/* ECB i is the clause of probe i (tl_prog's order) */
+	for (i = 0; i < TL_NPROBES; i++)
+		kt_ecb_probe(t->t_rgn, t->t_den, i, i + 1, tl_names[i],
+		    &t->t_probes[i], t->t_refs[i]);
+	t->t_es = kt_ecb_start(t->t_den, TL_NCPU, rp.rp_policy, t->t_rgn);
 	if (live) {
 		for (c = 0; c < TL_NCPU; c++)
 			t->t_spare[c] = rgn_agg(t->t_rgn, TL_NCPU + c);
@@ -175,10 +149,7 @@ tl_free(struct tl *t)
 static void
 tl_fire(struct tl *t, uint32_t probe, uint32_t cpu, int64_t a0)
 {
-	uint64_t args[DIF_NARGS] = { (uint64_t)a0 };
-
-	t->t_ts += 1000;
-	ecb_fire(t->t_es, &t->t_probes[probe], cpu, args, t->t_ts);
+	kt_ecb_fire(t->t_es, &t->t_probes[probe], cpu, a0, &t->t_ts);
 }
 
 /*
@@ -190,34 +161,13 @@ tl_fire(struct tl *t, uint32_t probe, uint32_t cpu, int64_t a0)
 static void
 tl_round(struct tl *t)
 {
-	struct agg_buf *nb, *old;
-	struct kdt_err ke;
-	uint64_t cap, len, left;
-	uint8_t *dst;
 	uint32_t c;
 
-	for (c = 0; c < TL_NCPU; c++) {
-		old = t->t_es->es_cpus[c].ec_agg;
-		nb = t->t_spare[c];
-		nb->ab_interval = 0;
-		agg_buf_reset(nb);
-		nb->ab_drops = old->ab_drops;
-		nb->ab_interval = old->ab_interval + 1;
-		t->t_es->es_cpus[c].ec_agg = nb;
-		t->t_spare[c] = old;
-		ck_assert_int_eq(agg_buf_check(old, old->ab_size, t->t_den,
-		    &ke), 0);
-		ck_assert_int_eq(kc_aggs_snap(t->t_ka, old), 0);
-		t->t_ival[c] = old->ab_interval;
-	}
-	dst = rgn_aggtot_begin(t->t_rgn, &cap);
-	ck_assert_ptr_nonnull(dst);
-	memcpy(dst, t->t_ival, sizeof (t->t_ival));
-	ck_assert_int_eq(kc_aggs_image(t->t_ka, dst + sizeof (t->t_ival),
-	    cap - sizeof (t->t_ival), &len, &left), 0);
-	ck_assert_int_eq(left, 0);
-	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, 0, left, &ke) == 0, "%s",
-	    ke.ke_msg);
+	for (c = 0; c < TL_NCPU; c++)
+		kt_aggtot_switch(&t->t_es->es_cpus[c].ec_agg, &t->t_spare[c],
+		    t->t_den, t->t_ka, &t->t_ival[c]);
+	ck_assert_int_eq(kt_aggtot_write(t->t_rgn, TL_NCPU, t->t_ival,
+	    t->t_ka, NULL), 0);
 }
 
 /* The printer on the image: its exit status, stdout and stderr. */
@@ -235,22 +185,8 @@ static int
 tl_print_flags(struct tl *t, uint32_t fmt, uint32_t flags, char **out,
     char **err)
 {
-	struct kc_opts ko;
-	size_t on = 0, en = 0;
-	FILE *o = open_memstream(out, &on), *e = open_memstream(err, &en);
-	int rv;
-
-	ck_assert_ptr_nonnull(o);
-	ck_assert_ptr_nonnull(e);
-	memset(&ko, 0, sizeof (ko));
-	ko.ko_prog = "kdt-extract";
-	ko.ko_flags = KC_F_QUIET | KC_F_PARTIAL | flags;
-	ko.ko_format = fmt;
-	rv = kc_print_region_opts(t->t_rgn, TL_RGNSIZE, 0x20000000, "img",
-	    o, e, &ko);
-	fclose(o);
-	fclose(e);
-	return rv;
+	return kt_aggtot_dump(t->t_rgn, TL_RGNSIZE, TL_PHYS, fmt, flags, out,
+	    err);
 }
 
 /* The aggregations of a text output: what follows its blank line. */
@@ -265,13 +201,20 @@ tl_aggs(const char *out)
 	return p + 2;
 }
 
+/* The printer on the image: exit 0, nothing on stderr. */
+static void
+tl_print_ok(struct tl *t, uint32_t fmt, char **out, char **err)
+{
+	ck_assert_int_eq(tl_print(t, fmt, out, err), 0);
+	ck_assert_msg((*err)[0] == '\0', "stderr: [%s]", *err);
+}
+
 static void
 tl_expect(struct tl *t, const char *want)
 {
 	char *out, *err;
 
-	ck_assert_int_eq(tl_print(t, KC_FORMAT_TEXT, &out, &err), 0);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
+	tl_print_ok(t, KC_FORMAT_TEXT, &out, &err);
 	ck_assert_msg(strcmp(tl_aggs(out), want) == 0,
 	    "aggregations:\n[%s]\nwant:\n[%s]", tl_aggs(out), want);
 	free(out);
@@ -429,30 +372,67 @@ END_TEST
  */
 #define TL_STEPS	5
 
-static char *
-tl_text(struct kc_aggs *ka)
-{
-	char *t = NULL;
-	size_t n = 0;
-	FILE *m = open_memstream(&t, &n);
+/* Step i of interleaving "seq": its i-th digit in base 4. */
+#define TL_STEP(seq, i)	(((seq) >> (2 * (i))) & 3)
 
-	ck_assert_ptr_nonnull(m);
-	ck_assert_int_eq(kc_aggs_print_all(ka, m), 0);
-	fclose(m);
-	return t;
+/* The n-th firing of an "update" step: arg0 1, 4, 7, 10 in turn. */
+static int64_t
+tl_upd_val(uint32_t n)
+{
+	return (int64_t)(n % 4) * 3 + 1;
+}
+
+/* The aggregation actions of probe "p"'s record, in action order. */
+static uint32_t
+tl_acts(uint32_t p, uint32_t *code, uint32_t *varid, int64_t *val)
+{
+	if (p == TL_CLR) {
+		code[0] = KDT_LIBACT_CLEAR, varid[0] = 1, val[0] = 0;
+		return 1;
+	}
+	if (p == TL_NRM) {
+		code[0] = KDT_LIBACT_NORMALIZE, varid[0] = 2, val[0] = 10;
+		code[1] = KDT_LIBACT_NORMALIZE, varid[1] = 3, val[1] = 2;
+		return 2;
+	}
+	return 0;
+}
+
+/* The model consumer acts on probe "p"'s record from action "from" on. */
+static void
+tl_acts_apply(struct kc_aggs *ka, uint32_t p, uint32_t from)
+{
+	uint32_t code[2], varid[2], n, i;
+	int64_t val[2];
+
+	n = tl_acts(p, code, varid, val);
+	for (i = from; i < n; i++)
+		ck_assert_int_eq(kc_aggs_libact(ka, code[i], varid[i], val[i],
+		    code[i] == KDT_LIBACT_NORMALIZE), 0);
+}
+
+/* A firing of "upd" on "cpu" with arg0 "v", and the same on "shadow". */
+static void
+tl_fire_upd(struct tl *t, struct agg_buf *shadow, uint32_t cpu, int64_t v)
+{
+	const struct dof_agg *ag = &t->t_den->den_aggs[0];
+	uint8_t key[8] = { 0 };
+	uint32_t a;
+
+	tl_fire(t, TL_UPD, cpu, v);
+	memcpy(key, &v, sizeof (v));
+	for (a = 0; a < 3; a++)		/* @c, @s, @q */
+		ck_assert_int_eq(agg_update(shadow, ag + a, key, v, 1), 0);
 }
 
 START_TEST(test_live_ring_interleavings)
 {
 	const uint32_t nseq = 1u << (2 * TL_STEPS);
 	struct agg_buf *shadow = malloc(64 * 1024);
-	const struct dof_agg *ag;
 	struct kc_aggs *model;
 	struct kdt_err ke;
 	char *out, *err, *want;
 	uint32_t seq, i, step, nupd, c;
-	uint8_t key[8];
-	int64_t v;
 	struct tl t;
 
 	ck_assert_ptr_nonnull(shadow);
@@ -463,21 +443,11 @@ START_TEST(test_live_ring_interleavings)
 		ck_assert_ptr_nonnull(model);
 		nupd = 0;
 		for (i = 0; i < TL_STEPS; i++) {
-			step = (seq >> (2 * i)) & 3;
+			step = TL_STEP(seq, i);
 			if (step == 0) {	/* update: both CPUs */
-				for (c = 0; c < 3; c++) {
-					v = (int64_t)(nupd++ % 4) * 3 + 1;
-					tl_fire(&t, TL_UPD, c % TL_NCPU, v);
-					memset(key, 0, sizeof (key));
-					memcpy(key, &v, sizeof (v));
-					ag = &t.t_den->den_aggs[0];
-					ck_assert_int_eq(agg_update(shadow, ag,
-					    key, v, 1), 0);
-					ck_assert_int_eq(agg_update(shadow,
-					    ag + 1, key, v, 1), 0);
-					ck_assert_int_eq(agg_update(shadow,
-					    ag + 2, key, v, 1), 0);
-				}
+				for (c = 0; c < 3; c++)
+					tl_fire_upd(&t, shadow, c % TL_NCPU,
+					    tl_upd_val(nupd++));
 			} else if (step == 1) {
 				tl_round(&t);
 			} else {	/* the record; on CPU 0: record order */
@@ -487,18 +457,12 @@ START_TEST(test_live_ring_interleavings)
 		/* the model: everything merged, then the actions in order */
 		ck_assert_int_eq(kc_aggs_snap(model, shadow), 0);
 		for (i = 0; i < TL_STEPS; i++) {
-			step = (seq >> (2 * i)) & 3;
-			if (step == 2)
-				ck_assert_int_eq(kc_aggs_libact(model,
-				    KDT_LIBACT_CLEAR, 1, 0, 0), 0);
-			else if (step == 3) {
-				ck_assert_int_eq(kc_aggs_libact(model,
-				    KDT_LIBACT_NORMALIZE, 2, 10, 1), 0);
-				ck_assert_int_eq(kc_aggs_libact(model,
-				    KDT_LIBACT_NORMALIZE, 3, 2, 1), 0);
-			}
+			step = TL_STEP(seq, i);
+			if (step >= 2)
+				tl_acts_apply(model, step == 2 ? TL_CLR :
+				    TL_NRM, 0);
 		}
-		want = tl_text(model);
+		want = kt_aggtot_text(model, "");
 		ck_assert_int_eq(tl_print(&t, KC_FORMAT_TEXT, &out, &err), 0);
 		ck_assert_msg(err[0] == '\0', "sequence %u: stderr: [%s]", seq,
 		    err);
@@ -564,6 +528,16 @@ struct tl_sw {
 	int		w_written;
 };
 
+/* A live state under switch (tl_setup's 2) in t, played by w. */
+static void
+tl_sw_start(struct tl_sw *w, struct tl *t, uint32_t budget)
+{
+	tl_setup(t, 2);
+	memset(w, 0, sizeof (*w));
+	w->w_t = t;
+	w->w_budget = budget;
+}
+
 /* One micro-step: 1 when it runs, 0 when the panic came before it. */
 static int
 tl_go(struct tl_sw *w)
@@ -608,9 +582,7 @@ static void
 tl_sw_write(struct tl_sw *w)
 {
 	struct tl *t = w->w_t;
-	uint64_t pos[2 * TL_NCPU], cap, len, xlen, left;
-	struct kdt_err ke;
-	uint8_t *dst;
+	uint64_t pos[2 * TL_NCPU];
 	uint32_t c;
 
 	if (!tl_go(w))
@@ -621,14 +593,8 @@ tl_sw_write(struct tl_sw *w)
 		pos[2 * c + 1] = w->w_incur && w->w_curcpu == c ?
 		    w->w_curdone : 0;
 	}
-	dst = rgn_aggtot_begin(t->t_rgn, &cap);
-	ck_assert_ptr_nonnull(dst);
-	memcpy(dst, t->t_ival, sizeof (t->t_ival));
-	ck_assert_int_eq(kc_aggs_totals(t->t_ka, dst + sizeof (t->t_ival),
-	    cap - sizeof (t->t_ival), pos, TL_NCPU, &len, &xlen, &left), 0);
-	ck_assert_int_eq(left, 0);
-	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, xlen, left, &ke) == 0,
-	    "%s", ke.ke_msg);
+	ck_assert_int_eq(kt_aggtot_write(t->t_rgn, TL_NCPU, t->t_ival,
+	    t->t_ka, pos), 0);
 	memcpy(w->w_slotpos, pos, sizeof (pos));
 	w->w_written = 1;
 }
@@ -638,20 +604,11 @@ static void
 tl_sw_snapcpu(struct tl_sw *w, uint32_t c)
 {
 	struct tl *t = w->w_t;
-	struct agg_buf *nb, *old;
 
 	if (!tl_go(w))
 		return;
-	old = t->t_es->es_cpus[c].ec_agg;
-	nb = t->t_spare[c];
-	nb->ab_interval = 0;
-	agg_buf_reset(nb);
-	nb->ab_drops = old->ab_drops;
-	nb->ab_interval = old->ab_interval + 1;
-	t->t_es->es_cpus[c].ec_agg = nb;
-	t->t_spare[c] = old;
-	ck_assert_int_eq(kc_aggs_snap(t->t_ka, old), 0);
-	t->t_ival[c] = old->ab_interval;
+	kt_aggtot_switch(&t->t_es->es_cpus[c].ec_agg, &t->t_spare[c], NULL,
+	    t->t_ka, &t->t_ival[c]);
 }
 
 static void
@@ -676,22 +633,6 @@ tl_sw_act(struct tl_sw *w, uint32_t code, uint32_t varid, int64_t val,
 	    0);
 	w->w_curdone++;			/* kc_dec_libact_acted */
 	tl_sw_snap(w);
-}
-
-/* The aggregation actions of probe "p"'s record, in action order. */
-static uint32_t
-tl_sw_acts(uint32_t p, uint32_t *code, uint32_t *varid, int64_t *val)
-{
-	if (p == TL_CLR) {
-		code[0] = KDT_LIBACT_CLEAR, varid[0] = 1, val[0] = 0;
-		return 1;
-	}
-	if (p == TL_NRM) {
-		code[0] = KDT_LIBACT_NORMALIZE, varid[0] = 2, val[0] = 10;
-		code[1] = KDT_LIBACT_NORMALIZE, varid[1] = 3, val[1] = 2;
-		return 2;
-	}
-	return 0;
 }
 
 /* A decode round (kk_switch, then kk_loop's totals write). */
@@ -719,7 +660,7 @@ tl_sw_decode(struct tl_sw *w)
 			w->w_curcpu = c;
 			w->w_curloff = r->r_loff;
 			w->w_curdone = 0;
-			n = tl_sw_acts(r->r_probe, code, varid, val);
+			n = tl_acts(r->r_probe, code, varid, val);
 			for (i = 0; i < n; i++)
 				tl_sw_act(w, code[i], varid[i], val[i],
 				    code[i] == KDT_LIBACT_NORMALIZE);
@@ -741,9 +682,8 @@ static char *
 tl_sw_want(struct tl_sw *w)
 {
 	struct tl *t = w->w_t;
-	uint32_t code[2], varid[2], n, i, c, j;
-	int64_t val[2];
 	struct tl_rec *r;
+	uint32_t c, j;
 	uint64_t from;
 
 	for (c = 0; c < TL_NCPU; c++)
@@ -758,13 +698,9 @@ tl_sw_want(struct tl_sw *w)
 				from = w->w_curdone;
 			else if (r->r_loff < w->w_decend[c])
 				continue;	/* acted on */
-			n = tl_sw_acts(r->r_probe, code, varid, val);
-			for (i = (uint32_t)from; i < n; i++)
-				ck_assert_int_eq(kc_aggs_libact(t->t_ka,
-				    code[i], varid[i], val[i],
-				    code[i] == KDT_LIBACT_NORMALIZE), 0);
+			tl_acts_apply(t->t_ka, r->r_probe, (uint32_t)from);
 		}
-	return tl_text(t->t_ka);
+	return kt_aggtot_text(t->t_ka, "");
 }
 
 /*
@@ -783,15 +719,13 @@ static void
 tl_sw_play(struct tl_sw *w, uint32_t seq)
 {
 	uint32_t i, step, c, nupd = 0;
-	int64_t v;
 
 	for (i = 0; i < TL_SW_STEPS && !w->w_dead; i++) {
-		step = (seq >> (2 * i)) & 3;
+		step = TL_STEP(seq, i);
 		if (step == 0) {
-			for (c = 0; c < 3; c++) {
-				v = (int64_t)(nupd++ % 4) * 3 + 1;
-				tl_sw_fire(w, TL_UPD, c % TL_NCPU, v);
-			}
+			for (c = 0; c < 3; c++)
+				tl_sw_fire(w, TL_UPD, c % TL_NCPU,
+				    tl_upd_val(nupd++));
 		} else if (step == 1) {
 			tl_sw_decode(w);
 		} else if (step == 2) {
@@ -816,18 +750,12 @@ START_TEST(test_live_switch_replay)
 	ck_assert_ptr_nonnull(w);
 	for (seq = 0; seq < nseq; seq++) {
 		/* count the micro-steps: a run without a panic */
-		tl_setup(&t, 2);
-		memset(w, 0, sizeof (*w));
-		w->w_t = &t;
-		w->w_budget = UINT32_MAX;
+		tl_sw_start(w, &t, UINT32_MAX);
 		tl_sw_play(w, seq);
 		nmicro = UINT32_MAX - w->w_budget;
 		tl_free(&t);
 		for (cut = 0; cut <= nmicro; cut++) {
-			tl_setup(&t, 2);
-			memset(w, 0, sizeof (*w));
-			w->w_t = &t;
-			w->w_budget = cut;
+			tl_sw_start(w, &t, cut);
 			tl_sw_play(w, seq);
 			partial = 0;
 			for (c = 0; c < TL_NCPU; c++) {
@@ -892,9 +820,7 @@ START_TEST(test_live_switch_taken)
 	struct tl t;
 
 	ck_assert_ptr_nonnull(w);
-	tl_setup(&t, 2);
-	w->w_t = &t;
-	w->w_budget = UINT32_MAX;
+	tl_sw_start(w, &t, UINT32_MAX);
 	tl_sw_fire(w, TL_UPD, 0, 5);
 	tl_sw_fire(w, TL_UPD, 1, 20);
 	tl_sw_snap(w);
@@ -934,17 +860,14 @@ START_TEST(test_live_switch_json)
 	struct tl t;
 
 	ck_assert_ptr_nonnull(w);
-	tl_setup(&t, 2);
-	w->w_t = &t;
-	w->w_budget = UINT32_MAX;
+	tl_sw_start(w, &t, UINT32_MAX);
 	tl_sw_fire(w, TL_UPD, 0, 5);
 	tl_sw_fire(w, TL_UPD, 1, 20);
 	tl_sw_fire(w, TL_NRM, 1, 0);
 	tl_sw_decode(w);
 	tl_sw_fire(w, TL_CLR, 0, 0);
 	tl_sw_fire(w, TL_UPD, 1, 5);
-	ck_assert_int_eq(tl_print(&t, KC_FORMAT_JSON, &out, &err), 0);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
+	tl_print_ok(&t, KC_FORMAT_JSON, &out, &err);
 	ck_assert_msg(strstr(out, "\"function\":\"sum\",\"keys\":[],\"normal\":10,\"value\":3}\n") != NULL,
 	    "json: [%s]", out);
 	ck_assert_msg(strstr(out, "\"keys\":[{\"action\":\"trace\",\"size\":8,\"type\":\"int\",\"value\":20}],\"value\":0}\n") != NULL,
@@ -995,9 +918,7 @@ START_TEST(test_live_switch_hostile_replay)
 	struct tl t;
 
 	ck_assert_ptr_nonnull(w);
-	tl_setup(&t, 2);
-	w->w_t = &t;
-	w->w_budget = UINT32_MAX;
+	tl_sw_start(w, &t, UINT32_MAX);
 	tl_sw_fire(w, TL_UPD, 0, 5);
 	tl_sw_fire(w, TL_UPD, 1, 6);
 	tl_sw_snap(w);
@@ -1075,8 +996,7 @@ START_TEST(test_printa_inline)
 	tl_fire(&t, TL_TRN, 0, 0);
 	tl_fire(&t, TL_PRT, 0, 0);	/* only 5 x 2 */
 	tl_fire(&t, TL_UPD, 1, 6);
-	ck_assert_int_eq(tl_print(&t, KC_FORMAT_TEXT, &out, &err), 0);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
+	tl_print_ok(&t, KC_FORMAT_TEXT, &out, &err);
 	ck_assert_msg(strcmp(out,
 	    "\n"
 	    "                6                1\n"
@@ -1110,8 +1030,7 @@ START_TEST(test_json_normalize)
 	tl_fire(&t, TL_UPD, 1, 20);
 	tl_fire(&t, TL_CLR, 1, 0);
 	tl_fire(&t, TL_NRM, 1, 0);
-	ck_assert_int_eq(tl_print(&t, KC_FORMAT_JSON, &out, &err), 0);
-	ck_assert_msg(err[0] == '\0', "stderr: [%s]", err);
+	tl_print_ok(&t, KC_FORMAT_JSON, &out, &err);
 	ck_assert_msg(strstr(out, "{\"type\":\"aggregation\",\"id\":1,\"name\":\"@1\",\"function\":\"count\",\"keys\":[{\"action\":\"trace\",\"size\":8,\"type\":\"int\",\"value\":5}],\"value\":0}\n") != NULL,
 	    "json: [%s]", out);
 	ck_assert_msg(strstr(out, "{\"type\":\"aggregation\",\"id\":2,\"name\":\"@2\",\"function\":\"sum\",\"keys\":[],\"normal\":10,\"value\":3}\n") != NULL,

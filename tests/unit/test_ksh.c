@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "kt_check.h"
-#include "ksh.h"
+#include "kt_ksh.h"
 
 struct t_ent {
 	const char	*name;
@@ -90,49 +90,34 @@ t_good_file(size_t *len)
 
 START_TEST(test_valid_and_find)
 {
-	struct kdt_err ke;
-	struct ksh_ent e;
+	static const struct kt_ksh_want want[] = {
+		{ "show_stat", 2, 2, { 0x3000, 0x7000 } },
+		{ "do_sys_open", 1, 0, { 0x1000 } },
+		{ "vfs_read", 1, 4, { 0x9ff0 } },
+		/* absent: before the first, between, after the last, a
+		   prefix */
+		{ "a" }, { "show" }, { "show_stat2" }, { "zzz" },
+	};
 	struct ksh_hdr kh;
-	uint32_t first, n;
 	size_t len;
 	uint8_t *b = t_good_file(&len);
 
-	ck_assert_int_eq(ksh_check(b, len, &ke), 0);
-	ksh_hdr(b, &kh);
-	ck_assert_uint_eq(kh.kh_nsyms, 5);
+	kt_ksh_valid(b, len, 5, &kh);
 	ck_assert_uint_eq(kh.kh_bid[19], 0xb3);
-	n = ksh_find(b, "show_stat", &first);
-	ck_assert_uint_eq(n, 2);
-	ck_assert_uint_eq(first, 2);
-	ksh_ent(b, first, &e);
-	ck_assert_uint_eq(e.ke_off, 0x3000);
-	ksh_ent(b, first + 1, &e);
-	ck_assert_uint_eq(e.ke_off, 0x7000);
-	ck_assert_uint_eq(ksh_find(b, "do_sys_open", &first), 1);
-	ck_assert_uint_eq(first, 0);
-	ck_assert_uint_eq(ksh_find(b, "vfs_read", &first), 1);
-	ck_assert_uint_eq(first, 4);
-	ksh_ent(b, first, &e);
-	ck_assert_uint_eq(e.ke_off, 0x9ff0);
-	/* absent: before the first, between, after the last, a prefix */
-	ck_assert_uint_eq(ksh_find(b, "a", &first), 0);
-	ck_assert_uint_eq(ksh_find(b, "show", &first), 0);
-	ck_assert_uint_eq(ksh_find(b, "show_stat2", &first), 0);
-	ck_assert_uint_eq(ksh_find(b, "zzz", &first), 0);
+	kt_ksh_find(b, want, sizeof (want) / sizeof (want[0]));
 	free(b);
 }
 END_TEST
 
 START_TEST(test_empty)
 {
-	struct kdt_err ke;
-	uint32_t first;
+	struct ksh_hdr kh;
 	size_t len;
 	uint8_t *b = t_file(NULL, 0, 0x1000, &len);
 
 	ck_assert_uint_eq(len, KSH_HDRSZ);
-	ck_assert_int_eq(ksh_check(b, len, &ke), 0);
-	ck_assert_uint_eq(ksh_find(b, "vfs_read", &first), 0);
+	kt_ksh_valid(b, len, 0, &kh);
+	kt_ksh_find(b, &(struct kt_ksh_want){ "vfs_read" }, 1);
 	free(b);
 }
 END_TEST

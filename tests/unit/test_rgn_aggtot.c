@@ -7,7 +7,8 @@
  * state's (rp_aggnbuf = 2 * ncpu, a totals area), for the program
  * `BEGIN { @c[arg0] = count(); @q = quantize(arg0); }` compiled with
  * dc_compile().  The test plays kdt.ko and the consumer with the very
- * functions they use: probe updates are agg_update() on a CPU's active
+ * functions they use (kt_aggtot.h, shared with test_anon_aggtot.c and
+ * test_extract_libact.c): probe updates are agg_update() on a CPU's active
  * buffer; a snapshot of CPU c is kd_snap_agg()'s sequence (the spare's
  * interval to 0, reset, interval = active + 1, switch) followed by the
  * consumer's kc_aggs_snap() of the switched-out buffer; a totals write is
@@ -29,55 +30,24 @@
 #include <string.h>
 
 #include "kt_check.h"
-#include "compiler/dc.h"
-#include "dof_load.h"
-#include "rgn.h"
-#include "agg.h"
-#include "consumer/kc_agg.h"
+#include "kt_aggtot.h"
 
 #define TA_RGNSIZE	(256 * 1024)
 #define TA_AGGSIZE	(16 * 1024)
-#define TA_NCPU		2
+#define TA_NCPU		KT_AGT_NCPU
 #define TA_STEPS	6
+#define TA_NKEYS	4	/* an update's keys: 4, 7 apart */
+#define TA_KEYSTEP	7
 
 static const char ta_prog[] =
     "BEGIN { @c[arg0] = count(); @q = quantize(arg0); }\n";
 
-struct ta {
-	struct dc_out	t_out;
-	struct dof_enabling *t_den;
-	uint8_t		*t_rgn;
-	struct agg_buf	*t_act[TA_NCPU];	/* active buffer */
-	struct agg_buf	*t_spare[TA_NCPU];
-	struct agg_buf	*t_shadow;		/* the truth */
-	struct kc_aggs	*t_ka;			/* the consumer's table */
-	uint64_t	t_ival[TA_NCPU];	/* merged by the consumer */
-	/* the model: what the reader must find */
-	uint64_t	t_g[TA_NCPU];		/* in the newest totals */
-	uint32_t	t_gone[TA_NCPU];	/* bit i: interval i's buffer
-						   was reset (reused) */
-	uint32_t	t_nupd;
-	uint64_t	t_lost[TA_NCPU];	/* at the panic */
-};
-
 static void
-ta_setup(struct ta *t, uint64_t totsize)
+ta_setup(struct kt_agt *t, uint64_t totsize)
 {
-	struct dc_opts opts;
 	struct rgn_params rp;
-	struct kdt_err ke;
-	uint32_t c;
 
-	memset(t, 0, sizeof (*t));
-	memset(&opts, 0, sizeof (opts));
-	ck_assert_msg(dc_compile(ta_prog, strlen(ta_prog), "t.d", &opts,
-	    &t->t_out) == 0, "%s", t->t_out.dco_diag);
-	ck_assert_int_eq(dof_load(t->t_out.dco_dof, t->t_out.dco_dofsz,
-	    &t->t_den, &ke), 0);
-	ck_assert_uint_eq(t->t_den->den_naggs, 2);
-	t->t_rgn = aligned_alloc(4096, TA_RGNSIZE);
-	ck_assert_ptr_nonnull(t->t_rgn);
-	memset(t->t_rgn, 0, TA_RGNSIZE);
+	kt_agt_new(t, ta_prog, "t.d");
 	memset(&rp, 0, sizeof (rp));
 	rp.rp_phys = 0x30000000;
 	rp.rp_ncpu = TA_NCPU;
@@ -91,130 +61,20 @@ ta_setup(struct ta *t, uint64_t totsize)
 	rp.rp_dof = t->t_den->den_dof;
 	rp.rp_dofsz = t->t_den->den_dofsz;
 	ck_assert_uint_le(rgn_size_for(&rp, 4096), TA_RGNSIZE);
-	ck_assert_msg(rgn_init(t->t_rgn, TA_RGNSIZE, &rp, &ke) == 0, "%s",
-	    ke.ke_msg);
-	for (c = 0; c < TA_NCPU; c++) {
-		t->t_act[c] = rgn_agg(t->t_rgn, c);
-		t->t_spare[c] = rgn_agg(t->t_rgn, TA_NCPU + c);
-		ck_assert_ptr_nonnull(t->t_spare[c]);
-		ck_assert_uint_eq(t->t_act[c]->ab_interval, 1);
-		ck_assert_uint_eq(t->t_spare[c]->ab_interval, 0);
-		ck_assert_uint_eq(t->t_spare[c]->ab_cpu, c);
-	}
+	kt_agt_init(t, &rp, TA_RGNSIZE);
+	kt_agt_claim(t);	/* a live state's consumer: from the start */
 	ck_assert_ptr_null(rgn_agg(t->t_rgn, 2 * TA_NCPU));
-	t->t_shadow = malloc(4 * TA_AGGSIZE);
-	ck_assert_int_eq(agg_buf_init(t->t_shadow, 4 * TA_AGGSIZE, 0, &ke),
-	    0);
-	t->t_ka = kc_aggs_new(t->t_den);
-	ck_assert_ptr_nonnull(t->t_ka);
 }
 
 static void
-ta_free(struct ta *t)
+ta_update(struct kt_agt *t)
 {
-	kc_aggs_free(t->t_ka);
-	free(t->t_shadow);
-	free(t->t_rgn);
-	dof_free(t->t_den);
-	dc_out_free(&t->t_out);
-}
-
-/* A probe firing on "cpu" with arg0 "v": both aggregations, and truth. */
-static void
-ta_fire(struct ta *t, uint32_t cpu, int64_t v)
-{
-	const struct dof_agg *c = &t->t_den->den_aggs[0];
-	const struct dof_agg *q = &t->t_den->den_aggs[1];
-	uint8_t key[8] = { 0 };
-
-	memcpy(key, &v, sizeof (v));
-	ck_assert_int_eq(agg_update(t->t_act[cpu], c, key, 0, 1), 0);
-	ck_assert_int_eq(agg_update(t->t_act[cpu], q, key, v, 1), 0);
-	ck_assert_int_eq(agg_update(t->t_shadow, c, key, 0, 1), 0);
-	ck_assert_int_eq(agg_update(t->t_shadow, q, key, v, 1), 0);
-}
-
-/* Step "update": a few firings on both CPUs, keys varying by step. */
-static void
-ta_update(struct ta *t)
-{
-	uint32_t i;
-
-	t->t_nupd++;
-	for (i = 0; i < 3 + t->t_nupd; i++)
-		ta_fire(t, i % TA_NCPU, (int64_t)(i % 4) * 7 + t->t_nupd);
-}
-
-/* Step "snapshot CPU c": kdt.ko's switch, then the consumer's merge. */
-static void
-ta_snap(struct ta *t, uint32_t c)
-{
-	struct agg_buf *nb = t->t_spare[c], *old = t->t_act[c];
-	struct kdt_err ke;
-
-	/* kdt.ko: the spare is reused, the interval it held is gone */
-	t->t_gone[c] |= 1u << nb->ab_interval;
-	nb->ab_interval = 0;
-	agg_buf_reset(nb);
-	nb->ab_drops = old->ab_drops;
-	nb->ab_interval = old->ab_interval + 1;
-	t->t_act[c] = nb;
-	t->t_spare[c] = old;
-	/* the consumer */
-	ck_assert_int_eq(agg_buf_check(old, old->ab_size, t->t_den, &ke), 0);
-	ck_assert_int_eq(kc_aggs_snap(t->t_ka, old), 0);
-	t->t_ival[c] = old->ab_interval;
-}
-
-/* Step "totals": the consumer's table into the region (KIO_AGGTOT). */
-static void
-ta_totals(struct ta *t)
-{
-	struct kdt_err ke;
-	uint64_t cap, len, left;
-	uint8_t *dst;
-
-	dst = rgn_aggtot_begin(t->t_rgn, &cap);
-	ck_assert_ptr_nonnull(dst);
-	ck_assert_uint_eq(cap - 8 * TA_NCPU, rgn_aggtot_cap(t->t_rgn));
-	memcpy(dst, t->t_ival, sizeof (t->t_ival));
-	ck_assert_int_eq(kc_aggs_image(t->t_ka, dst + sizeof (t->t_ival),
-	    cap - sizeof (t->t_ival), &len, &left), 0);
-	ck_assert_msg(rgn_aggtot_commit(t->t_rgn, len, 0, left, &ke) == 0, "%s",
-	    ke.ke_msg);
-	memcpy(t->t_g, t->t_ival, sizeof (t->t_g));
-}
-
-/* What kc_aggs_print_all prints for "ka". */
-static char *
-ta_print(struct kc_aggs *ka)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&s, &n);
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(kc_aggs_print_all(ka, f), 0);
-	fclose(f);
-	return s;
-}
-
-/* The truth, printed. */
-static char *
-ta_truth(struct ta *t)
-{
-	struct kc_aggs *ka = kc_aggs_new(t->t_den);
-	char *s;
-
-	ck_assert_int_eq(kc_aggs_snap(ka, t->t_shadow), 0);
-	s = ta_print(ka);
-	kc_aggs_free(ka);
-	return s;
+	kt_agt_update(t, TA_NKEYS, TA_KEYSTEP);
 }
 
 /* "The panic": the reader on the image; its output and its messages. */
 static int
-ta_read(struct ta *t, char **out, char **msgs)
+ta_read(struct kt_agt *t, char **out, char **msgs)
 {
 	struct rgn_view v;
 	struct kdt_err ke;
@@ -230,44 +90,31 @@ ta_read(struct ta *t, char **out, char **msgs)
 	e = open_memstream(msgs, &n);
 	rv = kc_aggs_region(ka, &v, "kdt-extract", "img", e);
 	fclose(e);
-	*out = ta_print(ka);
+	*out = kt_aggtot_text(ka, "");
 	kc_aggs_free(ka);
 	return rv;
 }
 
-static const char ta_stepname[4] = { 'U', '0', '1', 'T' };
-
 /* Every sequence of TA_STEPS steps, then the panic. */
 START_TEST(test_every_interleaving_merges_exactly)
 {
-	uint32_t seq, k, st, c, nseq = 1, npartial = 0, nexact = 0;
+	uint32_t seq, k, c, nseq = 1, npartial = 0, nexact = 0;
 	char name[TA_STEPS + 1], *out, *msgs, *truth, want[160];
-	uint64_t lost;
-	struct ta t;
+	uint64_t lost, clost[TA_NCPU];
+	struct kt_agt t;
 	int rv;
 
 	for (k = 0; k < TA_STEPS; k++)
 		nseq *= 4;
 	for (seq = 0; seq < nseq; seq++) {
 		ta_setup(&t, TA_AGGSIZE * TA_NCPU);
-		for (k = 0, st = seq; k < TA_STEPS; k++, st /= 4) {
-			name[k] = ta_stepname[st % 4];
-			switch (st % 4) {
-			case 0: ta_update(&t); break;
-			case 1: ta_snap(&t, 0); break;
-			case 2: ta_snap(&t, 1); break;
-			default: ta_totals(&t); break;
-			}
-		}
-		name[TA_STEPS] = '\0';
+		kt_agt_play(&t, seq, TA_STEPS, TA_NKEYS, TA_KEYSTEP, name);
 		rv = ta_read(&t, &out, &msgs);
-		truth = ta_truth(&t);
+		truth = kt_agt_truth(&t, "");
 		/* lost: a gone interval the newest totals do not hold */
 		for (c = 0, lost = 0; c < TA_NCPU; c++) {
-			t.t_lost[c] = 0;
-			for (k = t.t_g[c] + 1; k < 32; k++)
-				t.t_lost[c] += (t.t_gone[c] >> k) & 1;
-			lost += t.t_lost[c];
+			clost[c] = kt_agt_lost(&t, c);
+			lost += clost[c];
 		}
 		if (lost == 0) {
 			ck_assert_msg(rv == 0, "%s: rv %d: %s", name, rv, msgs);
@@ -278,11 +125,11 @@ START_TEST(test_every_interleaving_merges_exactly)
 		} else {
 			ck_assert_msg(rv == 1, "%s: rv %d", name, rv);
 			for (c = 0; c < TA_NCPU; c++) {
-				if (t.t_lost[c] == 0)
+				if (clost[c] == 0)
 					continue;
 				snprintf(want, sizeof (want),
 				    "kdt-extract: img: aggregations partial: %llu aggregation interval(s) of CPU %u are neither in the consumer's totals nor in a buffer\n",
-				    (unsigned long long)t.t_lost[c], c);
+				    (unsigned long long)clost[c], c);
 				ck_assert_msg(strstr(msgs, want) != NULL,
 				    "%s: %s", name, msgs);
 			}
@@ -291,7 +138,7 @@ START_TEST(test_every_interleaving_merges_exactly)
 		free(out);
 		free(msgs);
 		free(truth);
-		ta_free(&t);
+		kt_agt_free(&t);
 	}
 	ck_assert_uint_gt(npartial, 0);
 	ck_assert_uint_gt(nexact, 1000);
@@ -300,22 +147,22 @@ END_TEST
 
 /* Two totals written after two rounds, then one more round pending. */
 static void
-ta_history(struct ta *t)
+ta_history(struct kt_agt *t)
 {
 	ta_setup(t, TA_AGGSIZE * TA_NCPU);
 	ta_update(t);
-	ta_snap(t, 0);
-	ta_snap(t, 1);
-	ta_totals(t);		/* slot 0, g = 1 */
+	kt_agt_snap(t, 0);
+	kt_agt_snap(t, 1);
+	(void) kt_agt_totals(t);		/* slot 0, g = 1 */
 	ta_update(t);
-	ta_snap(t, 0);
-	ta_snap(t, 1);
-	ta_totals(t);		/* slot 1, g = 2 */
+	kt_agt_snap(t, 0);
+	kt_agt_snap(t, 1);
+	(void) kt_agt_totals(t);		/* slot 1, g = 2 */
 	ta_update(t);
 }
 
 static struct rgn_aggtot *
-ta_slot(struct ta *t, uint32_t i)
+ta_slot(struct kt_agt *t, uint32_t i)
 {
 	const struct rgn_meta *m = (const void *)(t->t_rgn + RGN_PAGE);
 
@@ -341,7 +188,7 @@ START_TEST(test_damaged_newest_slot_falls_back)
 	};
 	char *out, *msgs, *truth;
 	struct rgn_aggtot *a;
-	struct ta t;
+	struct kt_agt t;
 	uint64_t *ival;
 
 	ta_history(&t);
@@ -362,7 +209,7 @@ START_TEST(test_damaged_newest_slot_falls_back)
 	}
 	/* slot 0 has g = 1; the spares hold 2, the active buffers 3 */
 	ck_assert_int_eq(ta_read(&t, &out, &msgs), 0);
-	truth = ta_truth(&t);
+	truth = kt_agt_truth(&t, "");
 	ck_assert_str_eq(out, truth);
 	ck_assert_msg(strstr(msgs, why[_i]) != NULL, "%s", msgs);
 	ck_assert_msg(strstr(msgs, "(the other slot is used)") != NULL, "%s",
@@ -370,7 +217,7 @@ START_TEST(test_damaged_newest_slot_falls_back)
 	free(out);
 	free(msgs);
 	free(truth);
-	ta_free(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
@@ -379,19 +226,19 @@ START_TEST(test_slot_being_written_is_ignored)
 {
 	char *out, *msgs, *truth;
 	uint64_t cap;
-	struct ta t;
+	struct kt_agt t;
 
 	ta_history(&t);
 	ck_assert_ptr_nonnull(rgn_aggtot_begin(t.t_rgn, &cap));	/* slot 0 */
 	ck_assert_uint_eq(ta_slot(&t, 0)->at_seq, 0);
 	ck_assert_int_eq(ta_read(&t, &out, &msgs), 0);
-	truth = ta_truth(&t);
+	truth = kt_agt_truth(&t, "");
 	ck_assert_str_eq(out, truth);
 	ck_assert_str_eq(msgs, "");
 	free(out);
 	free(msgs);
 	free(truth);
-	ta_free(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
@@ -399,7 +246,7 @@ END_TEST
 START_TEST(test_no_valid_slot_says_what_is_missing)
 {
 	char *out, *msgs;
-	struct ta t;
+	struct kt_agt t;
 
 	ta_history(&t);
 	ta_slot(&t, 0)->at_crc ^= 1;
@@ -410,7 +257,7 @@ START_TEST(test_no_valid_slot_says_what_is_missing)
 	ck_assert_msg(strstr(msgs, "1 aggregation interval(s) of CPU 1 are neither") != NULL, "%s", msgs);
 	free(out);
 	free(msgs);
-	ta_free(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
@@ -418,16 +265,16 @@ END_TEST
 START_TEST(test_table_too_big_is_partial_with_count)
 {
 	char *out, *msgs;
-	struct ta t;
+	struct kt_agt t;
 	uint32_t i;
 
 	/* a slot of one page: room for a few dozen entries */
 	ta_setup(&t, 1);
 	for (i = 0; i < 200; i++)
-		ta_fire(&t, 0, (int64_t)i);
-	ta_snap(&t, 0);
-	ta_snap(&t, 1);
-	ta_totals(&t);
+		kt_agt_fire(&t, 0, (int64_t)i);
+	kt_agt_snap(&t, 0);
+	kt_agt_snap(&t, 1);
+	(void) kt_agt_totals(&t);
 	ck_assert_uint_gt(ta_slot(&t, 0)->at_left, 0);
 	ck_assert_int_eq(ta_read(&t, &out, &msgs), 1);
 	ck_assert_msg(strstr(msgs, "aggregations partial: ") != NULL &&
@@ -435,7 +282,7 @@ START_TEST(test_table_too_big_is_partial_with_count)
 	    "%s", msgs);
 	free(out);
 	free(msgs);
-	ta_free(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
@@ -445,7 +292,7 @@ START_TEST(test_totals_area_out_of_bounds_refused)
 	struct rgn_meta *m;
 	struct rgn_view v;
 	struct kdt_err ke;
-	struct ta t;
+	struct kt_agt t;
 
 	ta_setup(&t, TA_AGGSIZE * TA_NCPU);
 	m = (struct rgn_meta *)(t.t_rgn + RGN_PAGE);
@@ -459,7 +306,7 @@ START_TEST(test_totals_area_out_of_bounds_refused)
 	ck_assert_int_eq(rgn_open(&v, t.t_rgn, TA_RGNSIZE, RGN_PHYS_ANY,
 	    &ke), -EINVAL);
 	ck_assert_str_eq(ke.ke_tag, "RGN_AGGNBUF");
-	ta_free(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
@@ -469,7 +316,7 @@ START_TEST(test_commit_checks_the_image)
 	struct kdt_err ke;
 	uint64_t cap;
 	uint8_t *dst;
-	struct ta t;
+	struct kt_agt t;
 
 	ta_setup(&t, TA_AGGSIZE * TA_NCPU);
 	dst = rgn_aggtot_begin(t.t_rgn, &cap);
@@ -477,7 +324,7 @@ START_TEST(test_commit_checks_the_image)
 	ck_assert_int_eq(rgn_aggtot_commit(t.t_rgn, 4096, 0, 0, &ke), -EINVAL);
 	ck_assert_str_eq(ke.ke_tag, "RGN_AGGTOT");
 	ck_assert_int_eq(rgn_aggtot_commit(t.t_rgn, cap, 0, 0, &ke), -EINVAL);
-	ta_free(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
@@ -488,7 +335,7 @@ END_TEST
  * (tests/fuzz/mkcorpus does this).  Without it this test does nothing.
  */
 static void
-ta_seed(const char *dir, const char *name, const struct ta *t)
+ta_seed(const char *dir, const char *name, const struct kt_agt *t)
 {
 	char path[512];
 	FILE *f;
@@ -504,7 +351,7 @@ ta_seed(const char *dir, const char *name, const struct ta *t)
 START_TEST(test_fuzz_seeds)
 {
 	const char *dir = getenv("KT_AGGTOT_SEEDS");
-	struct ta t;
+	struct kt_agt t;
 
 	if (dir == NULL)
 		return;
@@ -512,7 +359,7 @@ START_TEST(test_fuzz_seeds)
 	ta_seed(dir, "ok", &t);
 	ta_slot(&t, 1)->at_crc ^= 1;
 	ta_seed(dir, "crc", &t);
-	ta_free(&t);
+	kt_agt_free(&t);
 }
 END_TEST
 
