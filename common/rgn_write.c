@@ -236,7 +236,7 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 {
 	struct rgn_hdr h;
 	struct rgn_meta m;
-	uint64_t need, stride, astride, tot, aend;
+	uint64_t need, stride, astride, tot, aend, epend, zoff;
 	uint32_t pcap, ecap, cpu, nagg;
 	int rv;
 
@@ -294,19 +294,35 @@ rgn_init(void *base, uint64_t size, const struct rgn_params *p,
 	rgn_fill_hdr(&h, size, p);
 
 	/*
-	 * Zero what a reader takes as "nothing yet": header, metadata and
-	 * module table; each totals slot's header (magic 0: never written;
-	 * a warm reboot's region may hold the last boot's slots); the
-	 * speculation and variable areas.  Not the aggregation buffers:
-	 * agg_buf_init() zeroes a buffer's header and chains, and nothing
-	 * reads its heap past ab_heap_used.  Under icount every byte of a
-	 * memset is a guest instruction, and a boot's aggregation buffers,
-	 * spares and totals are megabytes (bench/README.md, boot).
+	 * Zero what a reader takes as "nothing yet": the header page, the
+	 * metadata's fixed part (counts 0), the module table's header
+	 * (ma_used 0), each totals slot's header (magic 0: never written;
+	 * a warm reboot's region may hold the last boot's slots), the
+	 * speculation and variable areas.  Not what readers look at only
+	 * below a count: the probe and EPID tables past rm_nprobes and
+	 * rm_nepids (rgn_add_probe and rgn_add_epid zero each entry they
+	 * add), the module table past ma_used, the aggregation buffers
+	 * (agg_buf_init() zeroes a buffer's header and chains, and nothing
+	 * reads its heap past ab_heap_used), as the principal buffers past
+	 * rc_head.  Under icount every byte of a memset is a guest
+	 * instruction: the tables' capacity (KD_MOD_HEADROOM probes, 368
+	 * KiB) and a reserved region's module table (128 KiB in 2 MiB) were
+	 * ~0.5 M of an anonymous enabling's arming (bench/README.md, boot).
 	 */
+	epend = m.rm_epid_off + (uint64_t)ecap * sizeof (struct rgn_epid);
+	memset(base, 0, h.rh_meta_off + sizeof (m));
+	memset((uint8_t *)base + h.rh_meta_off + epend, 0,
+	    m.rm_dof_off - epend);
+	zoff = h.rh_meta_off + h.rh_meta_size;
+	if (m.rm_mod_off != 0) {
+		memset((uint8_t *)base + m.rm_mod_off, 0,
+		    sizeof (struct rgn_modarea));
+		zoff = m.rm_mod_off + m.rm_mod_size;
+	}
 	if (astride == 0) {
-		memset(base, 0, h.rh_cpu_off);
+		memset((uint8_t *)base + zoff, 0, h.rh_cpu_off - zoff);
 	} else {
-		memset(base, 0, m.rm_agg_off);
+		memset((uint8_t *)base + zoff, 0, m.rm_agg_off - zoff);
 		for (cpu = 0; cpu < 2 && tot != 0; cpu++)
 			memset((uint8_t *)base + m.rm_aggtot_off + cpu * tot, 0,
 			    RGN_AGGTOT_HDRSIZE);

@@ -501,6 +501,78 @@ START_TEST(test_reader_round_trip)
 }
 END_TEST
 
+/*
+ * rgn_init() over a warm reboot's bytes (0xee everywhere) zeroes only what
+ * readers take as "nothing yet": the probe and EPID tables' unused
+ * capacity and the module table past ma_used keep the old bytes, and the
+ * reader, which stops at the counts, sees exactly what was added.
+ */
+START_TEST(test_init_over_stale_bytes)
+{
+	const struct rgn_probe *rp;
+	const struct rgn_modarea *a;
+	const struct rgn_mod *md;
+	const uint8_t *slot;
+	struct rgn_params p;
+	struct kdt_err err;
+	struct rgn_view v;
+	uint64_t cur = 0;
+	uint8_t *base = malloc(T_SIZE);
+	uint32_t i;
+
+	ck_assert_ptr_nonnull(base);
+	memset(base, 0xee, T_SIZE);
+	memset(&p, 0, sizeof (p));
+	p.rp_phys = 0x10000000;
+	p.rp_ncpu = T_NCPU;
+	p.rp_policy = DTRACEOPT_BUFPOLICY_RING;
+	p.rp_flags = RGN_F_ANON;
+	p.rp_probe_cap = 8;
+	p.rp_epid_cap = 8;
+	p.rp_modsize = 16384;
+	p.rp_release = "6.1.0-56-amd64";
+	p.rp_dof = t_dof;
+	p.rp_dofsz = sizeof (t_dof);
+	ck_assert_int_eq(rgn_init(base, T_SIZE, &p, &err), 0);
+	ck_assert_int_eq(rgn_add_probe(base, 1, "dtrace", "", "", "BEGIN",
+	    &err), 0);
+	ck_assert_int_eq(rgn_add_probe(base, 2, "fbt", "kernel", "vfs_read",
+	    "entry", &err), 0);
+	ck_assert_int_eq(rgn_add_epid(base, 1, 1, 0, 8, &err), 0);
+	ck_assert_int_eq(rgn_add_epid(base, 2, 2, 0, 8, &err), 0);
+	ck_assert_int_eq(rgn_mod_begin(base, "xor", 0xffffffffc0000000ULL,
+	    0x3000, 0x1000, 0), 0);
+	ck_assert_int_eq(rgn_mod_sym(base, 0xffffffffc0000010ULL, 0x20,
+	    "xor_init"), 0);
+	rgn_mod_end(base);
+
+	ck_assert_int_eq(rgn_open(&v, base, T_SIZE, 0x10000000, &err), 0);
+	ck_assert_uint_eq(v.rv_meta->rm_nprobes, 2);
+	ck_assert_uint_eq(v.rv_meta->rm_nepids, 2);
+	rp = rgn_find_probe(&v, 2);
+	ck_assert_ptr_nonnull(rp);
+	ck_assert_str_eq(rp->rp_func, "vfs_read");
+	ck_assert_ptr_null(rgn_find_probe(&v, 3));
+	ck_assert_ptr_nonnull(rgn_find_epid(&v, 2));
+	ck_assert_ptr_null(rgn_find_epid(&v, 3));
+	ck_assert_int_eq(rgn_mod_first(&v, &a, &err), 0);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->ma_nmods, 1);
+	ck_assert_int_eq(rgn_mod_next(&v, &cur, &md, &err), 1);
+	ck_assert_str_eq(md->md_name, "xor");
+	ck_assert_uint_eq(md->md_nsyms, 1);
+	ck_assert_int_eq(rgn_mod_next(&v, &cur, &md, &err), 0);
+	/* the old bytes are still there, past the counts */
+	slot = (const uint8_t *)v.rv_meta + v.rv_meta->rm_probe_off +
+	    2 * sizeof (struct rgn_probe);
+	for (i = 0; i < sizeof (struct rgn_probe); i++)
+		ck_assert_uint_eq(slot[i], 0xee);
+	slot = (const uint8_t *)(a + 1) + a->ma_used;
+	ck_assert_uint_eq(slot[0], 0xee);
+	free(base);
+}
+END_TEST
+
 /* rgn_size_for() gives rgn_init() room for the asked bufsize and aggs. */
 START_TEST(test_size_for_and_aggs)
 {
@@ -572,6 +644,7 @@ rgn_write_suite(void)
 	tcase_add_test(tc, test_oversized_record_dropped);
 	tcase_add_test(tc, test_ring_corrupt_tail_resets);
 	tcase_add_test(tc, test_reader_round_trip);
+	tcase_add_test(tc, test_init_over_stale_bytes);
 	tcase_add_test(tc, test_size_for_and_aggs);
 	suite_add_tcase(s, tc);
 	return s;
