@@ -148,6 +148,12 @@ int cd_pread_all(int fd, void *buf, uint64_t n, uint64_t off);
 uint64_t cd_hole_end(const struct cd_src *s, uint64_t pa);
 
 /*
+ * pa when a range of the source holds it; else the end of the hole pa is
+ * in, as cd_hole_end() (CD_NOADDR: to the end of physical memory).
+ */
+uint64_t cd_hole_at(const struct cd_src *s, uint64_t pa);
+
+/*
  * Read n physical bytes at pa into buf.  0, or -ENXIO with *missing set
  * to the first physical address the dump does not hold, or -errno of
  * the format's read.
@@ -162,7 +168,16 @@ int cd_src_add(struct cd_src *s, uint64_t pa, uint64_t size, uint64_t off);
 void cd_src_sort(struct cd_src *s);
 
 /*
- * A region found in a dump: its image (malloc'd) and where it lies.  The
+ * A region's image: "size" bytes of zeroed memory that take room only
+ * where written (an anonymous mapping), so a header claiming up to
+ * CD_REGION_MAX in a small or cut dump costs what the dump holds, not
+ * what the header says.  NULL when it cannot be mapped.
+ */
+uint8_t *cd_img_alloc(uint64_t size);
+void cd_img_free(uint8_t *img, uint64_t size);
+
+/*
+ * A region found in a dump: its image (cd_img_alloc) and where it lies.  The
  * parts of it the dump lacks (pages excluded or lost past a cut, beyond
  * the header and metadata, which must be whole) are zero in the image
  * and listed in cg_gaps (malloc'd with their reasons; NULL when the

@@ -238,7 +238,8 @@ cd_raw_region(struct cd_src *s, int quiet, struct cd_region *rg, FILE *err)
 		    (unsigned long long)s->cs_total);
 		return 1;
 	}
-	rg->cg_img = malloc(h.rh_size);
+	rg->cg_img = cd_img_alloc(h.rh_size);
+	rg->cg_size = h.rh_size;	/* cd_region_free() unmaps it */
 	if (rg->cg_img == NULL || cd_read_gaps(s, 0, h.rh_size, rg->cg_img,
 	    &rg->cg_gaps, &rg->cg_ngaps) != 0) {
 		fprintf(err, "%s: %s: cannot read the %llu-byte raw region image\n",

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "common/rgn.h"
 #include "crashdump/cd.h"
@@ -85,12 +86,31 @@ cd_why_hole(struct cd_scan *sc, uint64_t pa, uint64_t size, uint64_t miss)
 	    why != NULL ? ")" : "");
 }
 
+uint8_t *
+cd_img_alloc(uint64_t size)
+{
+	void *p;
+
+	if (size == 0 || size > CD_REGION_MAX)
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void
+cd_img_free(uint8_t *img, uint64_t size)
+{
+	if (img != NULL)
+		(void) munmap(img, size);
+}
+
 void
 cd_region_free(struct cd_region *rg)
 {
 	uint32_t i;
 
-	free(rg->cg_img);
+	cd_img_free(rg->cg_img, rg->cg_size);
 	for (i = 0; i < rg->cg_ngaps; i++)
 		free((char *)rg->cg_gaps[i].rg_why);
 	free(rg->cg_gaps);
@@ -143,17 +163,41 @@ cd_gap_add(struct rgn_gap **gaps, uint32_t *n, uint64_t off, uint64_t len,
 	return 0;
 }
 
+/* Are the n bytes at p all zero?  (Reading an untouched page maps none.) */
+static int
+cd_zero(const uint8_t *p, uint64_t n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
 int
 cd_read_gaps(struct cd_src *s, uint64_t pa, uint64_t size, uint8_t *img,
     struct rgn_gap **gaps, uint32_t *ngaps)
 {
-	uint64_t o, n, p, k, miss;
+	uint64_t o, n, p, k, miss, end;
 	int rv;
 
 	*gaps = NULL;
 	*ngaps = 0;
 	for (o = 0; o < size; o += n) {
 		n = size - o < CD_CHUNK ? size - o : CD_CHUNK;
+		/*
+		 * No range of the source holds pa + o: one gap to the end of
+		 * the hole, its pages left as cd_img_alloc() gave them (zero,
+		 * taking no room) -- a header claiming gigabytes beyond a cut
+		 * file costs nothing here.
+		 */
+		end = cd_hole_at(s, pa + o);
+		if (end != pa + o && (pa + o) % CD_PAGE == 0) {
+			n = end == CD_NOADDR || end - (pa + o) > size - o ?
+			    size - o : end - (pa + o);
+			if (n >= CD_PAGE)
+				n -= n % CD_PAGE;
+			if ((rv = cd_gap_add(gaps, ngaps, o, n,
+			    cd_gap_why(s, pa + o, -ENXIO))) != 0)
+				return rv;
+			continue;
+		}
 		if (cd_read_phys(s, pa + o, img + o, n, &miss) == 0)
 			continue;
 		/* something in this chunk is missing: page by page */
@@ -162,7 +206,9 @@ cd_read_gaps(struct cd_src *s, uint64_t pa, uint64_t size, uint8_t *img,
 			rv = cd_read_phys(s, pa + o + p, img + o + p, k, &miss);
 			if (rv == 0)
 				continue;
-			memset(img + o + p, 0, k);
+			/* a failed read may have written part of it */
+			if (!cd_zero(img + o + p, k))
+				memset(img + o + p, 0, k);
 			if ((rv = cd_gap_add(gaps, ngaps, o + p, k,
 			    cd_gap_why(s, pa + o + p, rv))) != 0)
 				return rv;
@@ -298,7 +344,7 @@ cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
 	struct kdt_err ke;
 	struct rgn_view v;
 	uint64_t miss;
-	uint8_t *img;
+	uint8_t *img = NULL;
 
 	if (cd_read_phys(sc->sc_src, pa, &h, sizeof (h), &miss) != 0) {
 		if (sc->sc_src->cs_cut_pa != CD_NOADDR &&
@@ -329,7 +375,7 @@ cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
 		    (unsigned long long)pa, (unsigned long long)h.rh_phys);
 		return 1;
 	}
-	img = malloc(h.rh_size);
+	img = cd_img_alloc(h.rh_size);
 	if (img == NULL)
 		goto reject;
 	if (rgn_pagelist_present(&h) ? cd_try_pagelist(sc, pa, img,
@@ -349,7 +395,7 @@ cd_try(struct cd_scan *sc, uint64_t pa, struct cd_region *rg)
 	rg->cg_pa = pa;
 	return 0;
 reject:
-	free(img);
+	cd_img_free(img, h.rh_size);
 	cd_region_free(rg);
 	return 1;
 }

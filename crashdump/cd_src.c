@@ -120,6 +120,12 @@ cd_read_phys(struct cd_src *s, uint64_t pa, void *buf, uint64_t n,
 }
 
 uint64_t
+cd_hole_at(const struct cd_src *s, uint64_t pa)
+{
+	return cd_range_at(s, pa) != NULL ? pa : cd_hole_end(s, pa);
+}
+
+uint64_t
 cd_hole_end(const struct cd_src *s, uint64_t pa)
 {
 	uint64_t best = CD_NOADDR;

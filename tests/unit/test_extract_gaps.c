@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "kt_check.h"
 #include "kt_core.h"
@@ -28,6 +29,7 @@
 #include "crashdump/cd.h"
 #include "mdb-module/mdb.h"
 #include "kt_extract.h"
+#include "kdt_env.h"	/* kenv_crc32: resealing the header */
 
 #define T_RPHYS		0x10000000ULL
 
@@ -176,6 +178,46 @@ START_TEST(test_raw_image_cut)
 	snprintf(want, sizeof (want), "CPU 1's buffer: bytes 0x%llx-0x%llx not in the dump (beyond the end of the image (file truncated?))",
 	    (unsigned long long)c1, (unsigned long long)KT_RSIZE);
 	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	unlink(t_path);
+	free(rg);
+}
+END_TEST
+
+/*
+ * A raw image whose header claims 8 GiB (its CRC resealed: a damaged or
+ * hostile file), cut inside CPU 1's buffer: what the file holds is
+ * printed, and what the header claims beyond it costs neither memory
+ * nor time (it was an 8 GiB malloc and memset: fuzz_dump's
+ * out-of-memory finding).
+ */
+START_TEST(test_raw_image_claims_gigabytes)
+{
+	uint8_t *rg = t_region();
+	struct rgn_hdr *h = (struct rgn_hdr *)rg;
+	uint64_t c1 = t_cpu_off(rg, 1);
+	char out[4096], err[4096];
+	struct rusage r0, r1;
+	FILE *f;
+	int fd;
+
+	h->rh_size = 8ULL << 30;
+	h->rh_crc = 0;	/* rgn.h: the CRC is taken with rh_crc 0 */
+	h->rh_crc = kenv_crc32(rg, h->rh_hdrsize);
+	snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-gaps-XXXXXX");
+	fd = mkstemp(t_path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_uint_eq(fwrite(rg, 1, c1 + 0x800, f), c1 + 0x800);
+	fclose(f);
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &r0), 0);
+	ck_assert_int_eq(kt_extract(out, err, t_path, NULL), 3);
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &r1), 0);
+	ck_assert_str_eq(out, T_CPU0_OUT);
+	ck_assert_msg(strstr(err, "raw region image is truncated: its header says 8589934592 bytes, the file has") != NULL,
+	    "%s", err);
+	/* ru_maxrss is in KiB: the image's pages the file did not fill stay unmapped */
+	ck_assert_msg(r1.ru_maxrss - r0.ru_maxrss < 64 * 1024,
+	    "peak RSS grew by %ld KiB", r1.ru_maxrss - r0.ru_maxrss);
 	unlink(t_path);
 	free(rg);
 }
@@ -418,6 +460,7 @@ gaps_suite(void)
 	tcase_add_test(tc, test_cut_in_cpu1);
 	tcase_add_test(tc, test_cpu0_excluded);
 	tcase_add_test(tc, test_cut_in_meta_refused);
+	tcase_add_test(tc, test_raw_image_claims_gigabytes);
 	tcase_add_test(tc, test_raw_image_cut);
 	tcase_add_test(tc, test_open_gaps_rules);
 	tcase_add_test(tc, test_live_region_page_missing);
