@@ -197,8 +197,10 @@ struct cd_region {
 void cd_region_free(struct cd_region *rg);
 
 /*
- * Read the region [pa, pa + size) into img, page range by page range:
- * the bytes the source lacks are zeroed and listed in *gaps (region
+ * Read the region [pa, pa + size) into img, page range by page range;
+ * img must come zeroed from cd_img_alloc(), as a hole no range of the
+ * source covers is left untouched: the bytes the source lacks are zero
+ * and listed in *gaps (region
  * offsets, malloc'd with their reasons: the cut of a truncated file or
  * the source's cs_hole), *ngaps of them.  0, or -errno of a read error
  * other than a missing page.
