@@ -156,12 +156,10 @@ START_TEST(test_cut_in_meta_refused)
 }
 END_TEST
 
-/* A raw image cut inside CPU 1's buffer: CPU 0 is printed. */
-START_TEST(test_raw_image_cut)
+/* The first "len" bytes of the image "rg" as a file: its path (t_path). */
+static const char *
+t_raw_file(const uint8_t *rg, uint64_t len)
 {
-	uint8_t *rg = t_region();
-	uint64_t c1 = t_cpu_off(rg, 1);
-	char out[4096], err[4096], want[512];
 	FILE *f;
 	int fd;
 
@@ -169,9 +167,21 @@ START_TEST(test_raw_image_cut)
 	fd = mkstemp(t_path);
 	ck_assert_int_ge(fd, 0);
 	f = fdopen(fd, "w");
-	ck_assert_uint_eq(fwrite(rg, 1, c1 + 0x800, f), c1 + 0x800);
-	fclose(f);
-	ck_assert_int_eq(kt_extract(out, err, t_path, NULL), 3);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(rg, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	return t_path;
+}
+
+/* A raw image cut inside CPU 1's buffer: CPU 0 is printed. */
+START_TEST(test_raw_image_cut)
+{
+	uint8_t *rg = t_region();
+	uint64_t c1 = t_cpu_off(rg, 1);
+	char out[4096], err[4096], want[512];
+
+	ck_assert_int_eq(kt_extract(out, err, t_raw_file(rg, c1 + 0x800),
+	    NULL), 3);
 	ck_assert_str_eq(out, T_CPU0_OUT);
 	ck_assert_msg(strstr(err, "raw region image is truncated: its header says 65536 bytes, the file has") != NULL,
 	    "%s", err);
@@ -197,20 +207,14 @@ START_TEST(test_raw_image_claims_gigabytes)
 	uint64_t c1 = t_cpu_off(rg, 1);
 	char out[4096], err[4096];
 	struct rusage r0, r1;
-	FILE *f;
-	int fd;
+	const char *path;
 
 	h->rh_size = 8ULL << 30;
 	h->rh_crc = 0;	/* rgn.h: the CRC is taken with rh_crc 0 */
 	h->rh_crc = kenv_crc32(rg, h->rh_hdrsize);
-	snprintf(t_path, sizeof (t_path), "/tmp/kdt-test-gaps-XXXXXX");
-	fd = mkstemp(t_path);
-	ck_assert_int_ge(fd, 0);
-	f = fdopen(fd, "w");
-	ck_assert_uint_eq(fwrite(rg, 1, c1 + 0x800, f), c1 + 0x800);
-	fclose(f);
+	path = t_raw_file(rg, c1 + 0x800);
 	ck_assert_int_eq(getrusage(RUSAGE_SELF, &r0), 0);
-	ck_assert_int_eq(kt_extract(out, err, t_path, NULL), 3);
+	ck_assert_int_eq(kt_extract(out, err, path, NULL), 3);
 	ck_assert_int_eq(getrusage(RUSAGE_SELF, &r1), 0);
 	ck_assert_str_eq(out, T_CPU0_OUT);
 	ck_assert_msg(strstr(err, "raw region image is truncated: its header says 8589934592 bytes, the file has") != NULL,

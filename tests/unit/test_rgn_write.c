@@ -26,6 +26,24 @@
 static const uint8_t t_dof[] = { 0x7f, 'D', 'O', 'F', 2, 1, 1, 2, 8, 8,
 	0, 0, 0, 0, 0, 0, 0xaa, 0xbb };
 
+/* The tests' region parameters: T_NCPU CPUs, "policy", t_dof. */
+static void
+t_params(struct rgn_params *p, uint32_t policy)
+{
+	memset(p, 0, sizeof (*p));
+	p->rp_phys = 0x10000000;
+	p->rp_ncpu = T_NCPU;
+	p->rp_policy = policy;
+	p->rp_flags = RGN_F_ANON;
+	p->rp_kaslr = 0x1e000000;
+	p->rp_created = 1700000000000000000ULL;
+	memset(p->rp_bootid, 0x5c, sizeof (p->rp_bootid));
+	p->rp_release = "6.1.0-56-amd64";
+	p->rp_dof = t_dof;
+	p->rp_dofsz = sizeof (t_dof);
+}
+
+/* A region over a warm reboot's bytes (0xee everywhere). */
 static void *
 t_region(uint32_t policy, struct kdt_err *err, int *rv)
 {
@@ -33,17 +51,7 @@ t_region(uint32_t policy, struct kdt_err *err, int *rv)
 	void *base = malloc(T_SIZE);
 
 	memset(base, 0xee, T_SIZE);
-	memset(&p, 0, sizeof (p));
-	p.rp_phys = 0x10000000;
-	p.rp_ncpu = T_NCPU;
-	p.rp_policy = policy;
-	p.rp_flags = RGN_F_ANON;
-	p.rp_kaslr = 0x1e000000;
-	p.rp_created = 1700000000000000000ULL;
-	memset(p.rp_bootid, 0x5c, sizeof (p.rp_bootid));
-	p.rp_release = "6.1.0-56-amd64";
-	p.rp_dof = t_dof;
-	p.rp_dofsz = sizeof (t_dof);
+	t_params(&p, policy);
 	*rv = rgn_init(base, T_SIZE, &p, err);
 	return base;
 }
@@ -522,17 +530,10 @@ START_TEST(test_init_over_stale_bytes)
 
 	ck_assert_ptr_nonnull(base);
 	memset(base, 0xee, T_SIZE);
-	memset(&p, 0, sizeof (p));
-	p.rp_phys = 0x10000000;
-	p.rp_ncpu = T_NCPU;
-	p.rp_policy = DTRACEOPT_BUFPOLICY_RING;
-	p.rp_flags = RGN_F_ANON;
+	t_params(&p, DTRACEOPT_BUFPOLICY_RING);
 	p.rp_probe_cap = 8;
 	p.rp_epid_cap = 8;
 	p.rp_modsize = 16384;
-	p.rp_release = "6.1.0-56-amd64";
-	p.rp_dof = t_dof;
-	p.rp_dofsz = sizeof (t_dof);
 	ck_assert_int_eq(rgn_init(base, T_SIZE, &p, &err), 0);
 	ck_assert_int_eq(rgn_add_probe(base, 1, "dtrace", "", "", "BEGIN",
 	    &err), 0);
