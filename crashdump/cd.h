@@ -135,6 +135,14 @@ int cd_elf_open_flat(struct cd_file *f, struct cd_src **out);
 /* Index a flattened stream: 0, or 1 after printing why. */
 int cd_flat_index(struct cd_file *f);
 /* Read logical bytes: 0, -EIO past the end or in a gap, -errno. */
+/*
+ * Of the n logical bytes at off, how many the file holds from off on
+ * (the return value) and, after them, how many no record holds (*gap):
+ * the next held byte, if any before off + n, is at off + return + *gap.
+ * A plain file holds them all.
+ */
+uint64_t cd_file_held(const struct cd_file *f, uint64_t off, uint64_t n,
+    uint64_t *gap);
 int cd_file_read(const struct cd_file *f, uint64_t off, void *buf,
     uint64_t n);
 /* pread exactly n bytes: 0, -EIO at end of file, -errno. */

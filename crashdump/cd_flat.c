@@ -176,6 +176,35 @@ cd_flat_find(const struct cd_file *f, uint64_t off)
 	return lo == 0 ? NULL : &f->cf_recs[lo - 1];
 }
 
+uint64_t
+cd_file_held(const struct cd_file *f, uint64_t off, uint64_t n,
+    uint64_t *gap)
+{
+	const struct cd_flrec *r;
+	uint64_t held = 0, at, k, next;
+
+	*gap = 0;
+	if (!f->cf_flat)
+		return n;
+	while (held < n) {
+		at = off + held;
+		r = cd_flat_find(f, at);
+		if (r != NULL && at - r->fr_off < r->fr_size) {
+			k = r->fr_size - (at - r->fr_off);
+			held += k < n - held ? k : n - held;
+			continue;
+		}
+		/* a gap: to the next record's start, or the end of the ask */
+		next = r == NULL ? 0 : (uint64_t)(r - f->cf_recs) + 1;
+		k = n - held;
+		if (next < f->cf_nrecs && f->cf_recs[next].fr_off - at < k)
+			k = f->cf_recs[next].fr_off - at;
+		*gap = k;
+		break;
+	}
+	return held;
+}
+
 int
 cd_file_read(const struct cd_file *f, uint64_t off, void *buf, uint64_t n)
 {

@@ -321,6 +321,68 @@ START_TEST(test_flattened_elf)
 }
 END_TEST
 
+/*
+ * A flattened stream whose one PT_LOAD spans 2^44 logical bytes, all but
+ * the last 8 in no record (a damaged stream; fuzz_dump): only what the
+ * records hold is a range, so the region scan has 8 bytes to look at,
+ * not 16 TiB (it walked them: 26 s, and days for 2^56).
+ */
+START_TEST(test_flattened_elf_sparse)
+{
+	uint8_t hdr[4096] = "makedumpfile", zero[8] = { 0 };
+	uint64_t big = 1ULL << 44;
+	char path[64], out[4096], err[4096];
+	struct cd_src *s;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	FILE *fp;
+	int fd;
+
+	memset(&eh, 0, sizeof (eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_CORE;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof (eh);
+	eh.e_ehsize = sizeof (eh);
+	eh.e_phentsize = sizeof (ph);
+	eh.e_phnum = 1;
+	memset(&ph, 0, sizeof (ph));
+	ph.p_type = PT_LOAD;
+	ph.p_offset = 0x1000;
+	ph.p_filesz = ph.p_memsz = big;
+	snprintf(path, sizeof (path), "/tmp/kdt-test-elfS-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	fp = fdopen(fd, "w");
+	hdr[23] = 1;
+	hdr[31] = 1;
+	fwrite(hdr, 1, sizeof (hdr), fp);
+	t_be64(fp, 0);
+	t_be64(fp, sizeof (eh) + sizeof (ph));
+	fwrite(&eh, 1, sizeof (eh), fp);
+	fwrite(&ph, 1, sizeof (ph), fp);
+	t_be64(fp, 0x1000 + big - 8);
+	t_be64(fp, 8);
+	fwrite(zero, 1, 8, fp);
+	t_be64(fp, (uint64_t)-1);
+	t_be64(fp, 0);
+	ck_assert_int_eq(fclose(fp), 0);
+
+	ck_assert_int_eq(cd_open(path, "test", &s, stderr), 0);
+	ck_assert_uint_eq(s->cs_nranges, 1);
+	ck_assert_uint_eq(s->cs_ranges[0].cr_pa, big - 8);
+	ck_assert_uint_eq(s->cs_total, 8);
+	cd_close(s);
+	ck_assert_int_eq(kt_extract(out, err, "-q", path), 1);
+	ck_assert_msg(strstr(err, "no kdt region found in 0 MiB of physical memory") != NULL, "%s", err);
+	unlink(path);
+}
+END_TEST
+
 static Suite *
 extract_elf_suite(void)
 {
@@ -332,6 +394,7 @@ extract_elf_suite(void)
 	tcase_add_test(tc, test_ranges_hold_each_byte_once);
 	tcase_add_test(tc, test_without_duplicates_unchanged);
 	tcase_add_test(tc, test_flattened_elf);
+	tcase_add_test(tc, test_flattened_elf_sparse);
 	suite_add_tcase(s, tc);
 	return s;
 }
