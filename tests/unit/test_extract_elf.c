@@ -233,6 +233,29 @@ t_be64(FILE *fp, uint64_t v)
 }
 
 /*
+ * A new flattened stream: "path" holds a mkstemp() template
+ * (".../NAME-XXXXXX") and gets the name made; the makedumpfile header
+ * (4096 bytes: the signature, type 1 and version 1 big-endian at 16 and
+ * 24, as cd_flat.c reads them) is written.  The records are the
+ * caller's, then the end marker and fclose().
+ */
+static FILE *
+t_flat_open(char *path)
+{
+	uint8_t hdr[4096] = "makedumpfile";
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	ck_assert_msg(fd >= 0, "mkstemp %s failed", path);
+	fp = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(fp);
+	hdr[23] = 1;
+	hdr[31] = 1;
+	ck_assert_uint_eq(fwrite(hdr, 1, sizeof (hdr), fp), sizeof (hdr));
+	return fp;
+}
+
+/*
  * The -E file as makedumpfile -F -E (Debian's kdump-tools with -E)
  * writes it: a flattened stream of records, here the ELF header's last
  * (garbage at offset 0 first: cd_flat.c, the record written later wins)
@@ -243,10 +266,9 @@ t_be64(FILE *fp, uint64_t v)
 static const char *
 t_flatten(const char *elf, char *path, size_t pathsz, uint64_t cut)
 {
-	uint8_t hdr[4096] = "makedumpfile", *b, junk[5000];
+	uint8_t *b, junk[5000];
 	uint64_t len, off, n;
 	FILE *in, *fp;
-	int fd;
 
 	in = fopen(elf, "r");
 	ck_assert_ptr_nonnull(in);
@@ -257,12 +279,7 @@ t_flatten(const char *elf, char *path, size_t pathsz, uint64_t cut)
 	ck_assert_uint_eq(fread(b, 1, len, in), len);
 	fclose(in);
 	snprintf(path, pathsz, "/tmp/kdt-test-elfF-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	fp = fdopen(fd, "w");
-	hdr[23] = 1;
-	hdr[31] = 1;
-	fwrite(hdr, 1, sizeof (hdr), fp);
+	fp = t_flat_open(path);
 	memset(junk, 0xee, sizeof (junk));
 	t_be64(fp, 0);
 	t_be64(fp, sizeof (Elf64_Ehdr));
@@ -329,41 +346,21 @@ END_TEST
  */
 START_TEST(test_flattened_elf_sparse)
 {
-	uint8_t hdr[4096] = "makedumpfile", zero[8] = { 0 };
+	uint8_t zero[8] = { 0 };
 	uint64_t big = 1ULL << 44;
-	char path[64], out[4096], err[4096];
+	char path[] = "/tmp/kdt-test-elfS-XXXXXX", out[4096], err[4096];
 	struct cd_src *s;
-	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 	FILE *fp;
-	int fd;
 
-	memset(&eh, 0, sizeof (eh));
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof (eh);
-	eh.e_ehsize = sizeof (eh);
-	eh.e_phentsize = sizeof (ph);
-	eh.e_phnum = 1;
 	memset(&ph, 0, sizeof (ph));
 	ph.p_type = PT_LOAD;
 	ph.p_offset = 0x1000;
 	ph.p_filesz = ph.p_memsz = big;
-	snprintf(path, sizeof (path), "/tmp/kdt-test-elfS-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	fp = fdopen(fd, "w");
-	hdr[23] = 1;
-	hdr[31] = 1;
-	fwrite(hdr, 1, sizeof (hdr), fp);
+	fp = t_flat_open(path);
 	t_be64(fp, 0);
-	t_be64(fp, sizeof (eh) + sizeof (ph));
-	fwrite(&eh, 1, sizeof (eh), fp);
+	t_be64(fp, sizeof (Elf64_Ehdr) + sizeof (ph));
+	kt_core_ehdr(fp, ET_CORE, 1);
 	fwrite(&ph, 1, sizeof (ph), fp);
 	t_be64(fp, 0x1000 + big - 8);
 	t_be64(fp, 8);
