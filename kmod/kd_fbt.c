@@ -87,7 +87,11 @@ typedef int (*kd_nameeach_fn)(int (*)(void *, unsigned long), const char *,
  * search, where kallsyms_on_each_symbol decompresses all ~94,000 names
  * (39 M instructions on the pinned kernel, 2 % of its boot, per
  * description).  Filled by the first enabling; a racing second one writes
- * the same values.
+ * the same values.  The init text bounds are looked up only while the
+ * init text is there (a kdt.ko loaded later never needs them), the
+ * rethook functions only by the first enabling with return probes to arm
+ * in bulk (kd_fbt_ks_rh_init): at boot that is seven look-ups, ~0.28 M
+ * instructions, fewer for entry probes.
  */
 static struct {
 	unsigned long	ks_stext;
@@ -106,6 +110,7 @@ static struct {
 			    bool);
 	void		(*ks_rh_free)(struct rethook *);
 	int		ks_done;
+	int		ks_rh_done;
 } kd_fbt_ks;
 
 static void
@@ -115,21 +120,32 @@ kd_fbt_ks_init(void)
 		return;
 	kd_fbt_ks.ks_stext = kd_ksym_lookup("_stext");
 	kd_fbt_ks.ks_etext = kd_ksym_lookup("_etext");
-	kd_fbt_ks.ks_sinit = kd_ksym_lookup("_sinittext");
-	kd_fbt_ks.ks_einit = kd_ksym_lookup("_einittext");
+	if (system_state < SYSTEM_FREEING_INITMEM) {
+		kd_fbt_ks.ks_sinit = kd_ksym_lookup("_sinittext");
+		kd_fbt_ks.ks_einit = kd_ksym_lookup("_einittext");
+	}
 	kd_fbt_ks.ks_modeach = (kd_modeach_fn)kd_ksym_lookup(
 	    "module_kallsyms_on_each_symbol");
 	kd_fbt_ks.ks_nameeach = (kd_nameeach_fn)kd_ksym_lookup(
 	    "kallsyms_on_each_match_symbol");
 	kd_fbt_ks.ks_ftloc = (void *)kd_ksym_lookup("ftrace_location");
 	kd_fbt_ks.ks_kpblock = (void *)kd_ksym_lookup("within_kprobe_blacklist");
+	if (kd_fbt_ks.ks_stext != 0 && kd_fbt_ks.ks_etext != 0)
+		smp_store_release(&kd_fbt_ks.ks_done, 1);
+}
+
+/* The rethook functions (bulk return probes), looked up once. */
+static void
+kd_fbt_ks_rh_init(void)
+{
+	if (smp_load_acquire(&kd_fbt_ks.ks_rh_done))
+		return;
 	kd_fbt_ks.ks_rh_alloc = (void *)kd_ksym_lookup("rethook_alloc");
 	kd_fbt_ks.ks_rh_add = (void *)kd_ksym_lookup("rethook_add_node");
 	kd_fbt_ks.ks_rh_get = (void *)kd_ksym_lookup("rethook_try_get");
 	kd_fbt_ks.ks_rh_hook = (void *)kd_ksym_lookup("rethook_hook");
 	kd_fbt_ks.ks_rh_free = (void *)kd_ksym_lookup("rethook_free");
-	if (kd_fbt_ks.ks_stext != 0 && kd_fbt_ks.ks_etext != 0)
-		smp_store_release(&kd_fbt_ks.ks_done, 1);
+	smp_store_release(&kd_fbt_ks.ks_rh_done, 1);
 }
 
 struct kd_fcollect {
@@ -155,10 +171,14 @@ kd_fcollect_add(struct kd_fcollect *fc, const char *mod, const char *name,
 		return 0;
 	if (fc->fc_n == fc->fc_cap) {
 		/*
-		 * Small first: most descriptions name one function, and 256
-		 * entries (48 KiB) made every match an order-4 allocation.
+		 * Small first: 256 entries (48 KiB) made every match an
+		 * order-4 allocation.  A plain name is one function, rarely
+		 * a few (static functions): room for one, where eight (1.5
+		 * KiB, a 2 KiB object that init_on_alloc zeroes) cost ~2.5 k
+		 * instructions a name at boot (bench/run-boot-overhead).
 		 */
-		fc->fc_cap = fc->fc_cap == 0 ? 8 : fc->fc_cap * 2;
+		fc->fc_cap = fc->fc_cap != 0 ? fc->fc_cap * 2 :
+		    strpbrk(fc->fc_pat, "*?[\\") == NULL ? 1 : 8;
 		n = kvmalloc_array(fc->fc_cap, sizeof (*n), GFP_KERNEL);
 		if (n == NULL) {
 			fc->fc_err = -ENOMEM;
@@ -707,11 +727,14 @@ kd_fmatch_first(const struct kd_fmatch *fm, uint32_t x)
  * inside this kernel's text and kallsyms names that address, offset 0,
  * with that very name (sprint_symbol: one address look-up); else, and
  * for a name the file lacks, the name is searched in kallsyms as without
- * hints.  Measured at boot (bench/run-boot-overhead): ~11 k instructions
- * per name from the hints, all told, against ~33 k searched, and 104 M
- * for one decompressing walk of kallsyms -- so past KD_FBT_BYHINT names
+ * hints.  Measured at boot (bench/run-boot-overhead): ~8 k instructions
+ * per name from the hints for 100 names, all told (ksh_find 0.75 k,
+ * sprint_symbol 2.9 k, collecting it), ~12 k for 10,000 (the file's
+ * check and binary searches grow), against ~33 k searched, and 104 M for
+ * one decompressing walk of kallsyms -- so past KD_FBT_BYHINT names
  * (weighing a searched name three times a hinted one) the walk stays,
- * and the file is not even checked.  kd_fbt_hlock keeps the pointers
+ * and the file is not even checked (10,000 names through the hints:
+ * 282 M of kdt's own arming, against 266 M walking).  kd_fbt_hlock keeps the pointers
  * stable while a matching uses them.
  */
 static DEFINE_MUTEX(kd_fbt_hlock);
@@ -1366,6 +1389,12 @@ kd_fbt_bulk_arm(struct kd_cstate *cs)
 	if (kd_fbt_ks.ks_ftloc == NULL || kd_fbt_ks.ks_kpblock == NULL ||
 	    fp == NULL || fp->fp_bulk != NULL || cs->cs_nprobes == 0)
 		return 0;
+	for (i = 0; i < cs->cs_nprobes; i++)
+		if (cs->cs_probes[i]->kp_prov == &kd_prov_fbt &&
+		    kd_fbt_is_return(cs->cs_probes[i])) {
+			kd_fbt_ks_rh_init();	/* kd_fbt_bulk_ok() reads them */
+			break;
+		}
 	/* kd_fbt_bulk_ok() once per probe: the blocklist test walks a list */
 	ok = kvmalloc_array(cs->cs_nprobes, sizeof (*ok), GFP_KERNEL);
 	if (ok == NULL)
