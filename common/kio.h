@@ -409,6 +409,46 @@ struct kio_list {
 
 _Static_assert(sizeof (struct kio_list) == 336, "kio_list");
 
+/*
+ * KIO_REHEARSE: what arming an anonymous enabling will cost at boot,
+ * measured on this kernel now (kdt -A --estimate, anon/an_rehearse.c).
+ * kdt.ko loads the DOF and enables it as kd_anon.c does at boot -- the
+ * anonymous state's path: the kernel symbol hints kr_ksh (0: none), a
+ * region of kr_rgnsize bytes (vmalloc'd here, laid out by rgn_init as
+ * the reserved one is), the bulk ftrace arming from KD_FBT_FTRACE_ANON
+ * probes -- then stops and frees it at once: nothing records (no KIO_GO:
+ * probes are armed but inactive, as between KIO_ENABLE and KIO_GO), the
+ * real anonymous state and region are not touched, the file gets no
+ * state.  kr_arm_ns is the time of what the kernel log's "DOF loaded"
+ * to "probes enabled" spans at boot (bench/run-boot-overhead's arm
+ * column): matching, the region, the runner, arming; kr_load_ns the
+ * DOF's loading before it; kr_ftrace_ns the kernel's one ftrace update
+ * among the arming (kr_nfuncs functions), 0 without one.  Fails like
+ * KIO_ENABLE (kr_msg says why, kr_badecb the ECB that matched nothing),
+ * and on a region size outside [KIO_REHEARSE_RGNMIN, a quarter of RAM].
+ */
+struct kio_rehearse {
+	uint64_t	kr_dof;		/* in: user address of the DOF */
+	uint64_t	kr_dofsz;	/* in: its bytes */
+	uint64_t	kr_ksh;		/* in: the hints (common/ksh.h), 0 */
+	uint64_t	kr_kshsz;	/* in: their bytes, at most
+					   KIO_REHEARSE_KSHMAX */
+	uint64_t	kr_rgnsize;	/* in: the region kdt -A reserves */
+	uint64_t	kr_load_ns;	/* out */
+	uint64_t	kr_arm_ns;	/* out */
+	uint64_t	kr_ftrace_ns;	/* out */
+	uint32_t	kr_nfuncs;	/* out: in the ftrace update */
+	uint32_t	kr_nprobes;	/* out: probes armed */
+	uint32_t	kr_nmatched;	/* out: (ECB, probe) pairs */
+	uint32_t	kr_badecb;	/* out: as ken_badecb, or ~0 */
+	char		kr_msg[256];	/* out: why it failed */
+};
+
+_Static_assert(sizeof (struct kio_rehearse) == 336, "kio_rehearse");
+
+#define KIO_REHEARSE_RGNMIN	(1ULL << 20)
+#define KIO_REHEARSE_KSHMAX	(64ULL << 20)
+
 #define KIO_MAGIC	'k'
 #define KIO_INFO	_IOR(KIO_MAGIC, 1, struct kio_info)
 #define KIO_CLAIM	_IOR(KIO_MAGIC, 2, struct kio_claim)
@@ -420,5 +460,6 @@ _Static_assert(sizeof (struct kio_list) == 336, "kio_list");
 #define KIO_LIST	_IOWR(KIO_MAGIC, 8, struct kio_list)
 #define KIO_PROBE	_IOWR(KIO_MAGIC, 9, struct rgn_probe)
 #define KIO_AGGTOT	_IOWR(KIO_MAGIC, 10, struct kio_aggtot)
+#define KIO_REHEARSE	_IOWR(KIO_MAGIC, 11, struct kio_rehearse)
 
 #endif /* KDT_KIO_H */

@@ -150,41 +150,61 @@ kd_uprobes_in(struct kd_cstate *cs, struct kio_enable *ken)
 	return rv;
 }
 
+/*
+ * KIO_ENABLE's and KIO_REHEARSE's DOF: refused under lockdown, copied in
+ * and loaded (its loading timed into *load_ns).  0 with *denp, or -errno
+ * with msg[256] saying why.
+ */
+static int
+kd_dof_in(uint64_t uaddr, uint64_t size, struct dof_enabling **denp,
+    char *msg, u64 *load_ns)
+{
+	struct kdt_err err;
+	void *dof;
+	u64 t0;
+	int rv;
+
+	if (security_locked_down(LOCKDOWN_KPROBES) != 0) {
+		snprintf(msg, 256,
+		    "the kernel is locked down for confidentiality (lockdown=confidentiality): kprobes and tracing by kdt.ko are refused");
+		return -EPERM;
+	}
+	if (size == 0 || size > DOF_MAX_SIZE) {
+		snprintf(msg, 256,
+		    "DOF of %llu bytes: the size must be between 1 and %u bytes",
+		    size, DOF_MAX_SIZE);
+		return -E2BIG;
+	}
+	dof = vmemdup_user(u64_to_user_ptr(uaddr), size);
+	if (IS_ERR(dof))
+		return PTR_ERR(dof);
+	t0 = ktime_get_ns();
+	rv = dof_load(dof, size, denp, &err);
+	*load_ns = ktime_get_ns() - t0;
+	kvfree(dof);
+	if (rv != 0)
+		snprintf(msg, 256, "DOF: %s (%s, offset %lld)", err.ke_msg,
+		    err.ke_tag, err.ke_off == KDT_ERR_NOOFF ? -1LL :
+		    (long long)err.ke_off);
+	return rv;
+}
+
 /* KIO_ENABLE: load the DOF and make this file's consumer state. */
 static int
 kd_enable(struct file *f, struct kio_enable *ken)
 {
 	struct dof_enabling *den = NULL;
 	struct kd_cstate *cs;
-	struct kdt_err err;
-	void *dof;
+	u64 load_ns;
 	int rv;
 
+	BUILD_BUG_ON(sizeof (ken->ken_msg) != 256);
 	ken->ken_badecb = ~0U;
 	ken->ken_msg[0] = '\0';
-	if (security_locked_down(LOCKDOWN_KPROBES) != 0) {
-		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
-		    "the kernel is locked down for confidentiality (lockdown=confidentiality): kprobes and tracing by kdt.ko are refused");
-		return -EPERM;
-	}
-	if (ken->ken_dofsz == 0 || ken->ken_dofsz > DOF_MAX_SIZE) {
-		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
-		    "DOF of %llu bytes: the size must be between 1 and %u bytes",
-		    ken->ken_dofsz, DOF_MAX_SIZE);
-		return -E2BIG;
-	}
-	dof = vmemdup_user(u64_to_user_ptr(ken->ken_dof), ken->ken_dofsz);
-	if (IS_ERR(dof))
-		return PTR_ERR(dof);
-	rv = dof_load(dof, ken->ken_dofsz, &den, &err);
-	kvfree(dof);
-	if (rv != 0) {
-		snprintf(ken->ken_msg, sizeof (ken->ken_msg),
-		    "DOF: %s (%s, offset %lld)", err.ke_msg, err.ke_tag,
-		    err.ke_off == KDT_ERR_NOOFF ? -1LL :
-		    (long long)err.ke_off);
+	rv = kd_dof_in(ken->ken_dof, ken->ken_dofsz, &den, ken->ken_msg,
+	    &load_ns);
+	if (rv != 0)
 		return rv;
-	}
 	if (kd_ksym_init() != 0)
 		pr_warn("kdt: kernel symbols unavailable: fbt matches nothing\n");
 	if ((cs = kd_cs_new()) == NULL) {
@@ -239,6 +259,98 @@ kd_enable(struct file *f, struct kio_enable *ken)
 		kd_cs_free(cs);		/* frees den too */
 	else
 		kd_cs_register(cs);
+	return rv;
+}
+
+/*
+ * KIO_REHEARSE (kio.h): the anonymous state's path, on a scratch state
+ * and a vmalloc'd region, measured, then stopped and freed.  Under
+ * kd_dev_lock, as KIO_ENABLE: the kernel symbol hints are global
+ * (kd_fbt_hints) while it matches, and no other enabling matches
+ * meanwhile.  0, or -errno with kr_msg saying why.
+ */
+static int
+kd_rehearse(struct kio_rehearse *kr)
+{
+	const uint64_t limit = ((uint64_t)totalram_pages() << PAGE_SHIFT) / 4;
+	struct dof_enabling *den = NULL;
+	struct kd_cstate *cs = NULL;
+	void *ksh = NULL, *region = NULL;
+	u64 t0;
+	int rv;
+
+	BUILD_BUG_ON(sizeof (kr->kr_msg) != 256);
+	kr->kr_badecb = ~0U;
+	kr->kr_msg[0] = '\0';
+	kr->kr_load_ns = kr->kr_arm_ns = kr->kr_ftrace_ns = 0;
+	kr->kr_nfuncs = kr->kr_nprobes = kr->kr_nmatched = 0;
+	if (kr->kr_kshsz > KIO_REHEARSE_KSHMAX ||
+	    (kr->kr_kshsz != 0) != (kr->kr_ksh != 0)) {
+		snprintf(kr->kr_msg, sizeof (kr->kr_msg),
+		    "kernel symbol hints of %llu bytes at 0x%llx: give both an address and a size of at most %llu bytes, or neither",
+		    kr->kr_kshsz, kr->kr_ksh, KIO_REHEARSE_KSHMAX);
+		return -EINVAL;
+	}
+	if (kr->kr_rgnsize < KIO_REHEARSE_RGNMIN || kr->kr_rgnsize > limit) {
+		snprintf(kr->kr_msg, sizeof (kr->kr_msg),
+		    "region of %llu bytes: the size must be between %llu bytes and a quarter of memory, %llu bytes",
+		    kr->kr_rgnsize, KIO_REHEARSE_RGNMIN, limit);
+		return -E2BIG;
+	}
+	rv = kd_dof_in(kr->kr_dof, kr->kr_dofsz, &den, kr->kr_msg,
+	    &kr->kr_load_ns);
+	if (rv != 0)
+		return rv;
+	if (kr->kr_kshsz != 0) {
+		ksh = vmemdup_user(u64_to_user_ptr(kr->kr_ksh), kr->kr_kshsz);
+		if (IS_ERR(ksh)) {
+			dof_free(den);
+			return PTR_ERR(ksh);
+		}
+	}
+	/* zeroed as the reserved region's bytes are not: not timed */
+	region = vzalloc(kr->kr_rgnsize);
+	cs = kd_cs_new();
+	if (region == NULL || cs == NULL) {
+		snprintf(kr->kr_msg, sizeof (kr->kr_msg),
+		    "out of memory for a %llu-byte region", kr->kr_rgnsize);
+		vfree(region);
+		kd_cs_free(cs);
+		kvfree(ksh);
+		dof_free(den);
+		return -ENOMEM;
+	}
+	if (kd_ksym_init() != 0)
+		pr_warn("kdt: kernel symbols unavailable: fbt matches nothing\n");
+	cs->cs_anon = 1;
+	cs->cs_rehearse = 1;
+	cs->cs_den = den;	/* freed with cs from here on */
+	cs->cs_region = region;
+	cs->cs_rgn_owned = 1;	/* ... and so is the region */
+	mutex_lock(&kd_dev_lock);
+	if (ksh != NULL)
+		(void) kd_fbt_hints(ksh, kr->kr_kshsz);
+	mutex_lock(&cs->cs_lock);
+	t0 = ktime_get_ns();
+	rv = kd_cs_enable(cs, den, KIO_EN_ZDEFS, region, kr->kr_rgnsize, 0);
+	kr->kr_arm_ns = ktime_get_ns() - t0;
+	if (ksh != NULL)
+		(void) kd_fbt_hints(NULL, 0);	/* matching is over */
+	kr->kr_nprobes = cs->cs_nlive;
+	kr->kr_nmatched = cs->cs_npairs;
+	kr->kr_nfuncs = cs->cs_ftrace_n;
+	kr->kr_ftrace_ns = cs->cs_ftrace_ns;
+	if (rv == -ENOENT)
+		kr->kr_badecb = cs->cs_badecb;
+	strscpy(kr->kr_msg, cs->cs_msg, sizeof (kr->kr_msg));
+	kd_cs_stop(cs);
+	mutex_unlock(&cs->cs_lock);
+	mutex_unlock(&kd_dev_lock);
+	kd_cs_free(cs);		/* the DOF's enabling and the region too */
+	kvfree(ksh);
+	if (rv == 0)
+		pr_info("kdt: rehearsed an anonymous enabling (kdt -A --estimate): %u probes armed in %llu ns, then stopped\n",
+		    kr->kr_nprobes, kr->kr_arm_ns);
 	return rv;
 }
 
@@ -401,6 +513,21 @@ kd_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 			rv = -EFAULT;
 		kfree(ken);
 		return rv;
+	case KIO_REHEARSE: {
+		struct kio_rehearse *kr = kmalloc(sizeof (*kr), GFP_KERNEL);
+
+		if (kr == NULL)
+			return -ENOMEM;
+		if (copy_from_user(kr, uarg, sizeof (*kr)) != 0) {
+			kfree(kr);
+			return -EFAULT;
+		}
+		rv = kd_rehearse(kr);
+		if (copy_to_user(uarg, kr, sizeof (*kr)) != 0)
+			rv = -EFAULT;
+		kfree(kr);
+		return rv;
+	}
 	case KIO_LIST:
 		if (copy_from_user(&kl, uarg, sizeof (kl)) != 0)
 			return -EFAULT;

@@ -1461,9 +1461,13 @@ kd_fbt_bulk_arm(struct kd_cstate *cs)
 	 * 6.1) whatever the number of functions, the floor of any ftrace
 	 * tracer (bench/run-boot-overhead prints it beside kdt's arming).
 	 */
-	if (rv == 0 && cs->cs_anon)
+	if (rv == 0) {
+		cs->cs_ftrace_n = fb->fb_n;
+		cs->cs_ftrace_ns = ktime_get_ns() - t0;
+	}
+	if (rv == 0 && cs->cs_anon && !cs->cs_rehearse)
 		pr_info("kdt: fbt: %u functions armed through one ftrace_ops in %llu ns\n",
-		    fb->fb_n, (unsigned long long)(ktime_get_ns() - t0));
+		    fb->fb_n, (unsigned long long)cs->cs_ftrace_ns);
 	if (rv != 0) {
 		pr_info("kdt: fbt: %u probes not armed in bulk (ftrace error %d): kprobes and kretprobes one by one\n",
 		    n, rv);

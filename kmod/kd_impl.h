@@ -183,6 +183,11 @@ struct kd_cstate {
 	struct list_head cs_link;	/* kd_states, for module events */
 	uint32_t	cs_anon;	/* the anonymous state */
 	uint32_t	cs_claimed;	/* anonymous, claimed by a file */
+	uint32_t	cs_rehearse;	/* KIO_REHEARSE's scratch state (kio.h):
+					   cs_anon's path, never started */
+	uint32_t	cs_ftrace_n;	/* functions of the one bulk ftrace
+					   update (kd_fbt.c), 0: none */
+	uint64_t	cs_ftrace_ns;	/* ... and how long it took */
 	uint64_t	*cs_cursor;	/* claimed: [cpu] records handed
 					   over up to here (kio.h) */
 	uint32_t	cs_list;	/* listing only: nothing is armed */
