@@ -16,6 +16,7 @@
 #ifndef KDT_AN_H
 #define KDT_AN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "compiler/dc.h"
@@ -40,5 +41,31 @@ struct an_opts {
  */
 int an_main(const struct an_opts *ao, const struct dc_out *o, FILE *out,
     FILE *err);
+
+/*
+ * kdt -A --estimate: rehearse the boot's arming of compiled enabling "o"
+ * on the running kernel (anon/an_rehearse.c, kio.h KIO_REHEARSE): the
+ * region kdt -A would reserve here, the kernel symbol hints it would
+ * write for this kernel, kdt.ko's anonymous path, stopped at once.  0
+ * with the figures in *ar, or -1 with "why" naming what failed (no
+ * /dev/kdt, kdt.ko's refusal).
+ */
+struct an_rehearsal {
+	uint64_t	ar_rgnsize;	/* the region rehearsed */
+	uint32_t	ar_ncpu;	/* ... for these possible CPUs */
+	uint32_t	ar_nhints;	/* names the hints resolve, 0: none */
+	char		ar_hints[256];	/* where the hints came from, or why
+					   there are none */
+	char		ar_release[65];	/* the running kernel */
+	uint64_t	ar_load_ns;	/* kio_rehearse's figures */
+	uint64_t	ar_arm_ns;
+	uint64_t	ar_ftrace_ns;
+	uint32_t	ar_nfuncs;
+	uint32_t	ar_nprobes;
+	uint32_t	ar_nmatched;
+};
+
+int an_rehearse(const struct dc_out *o, struct an_rehearsal *ar, char *why,
+    size_t whysz);
 
 #endif /* KDT_AN_H */

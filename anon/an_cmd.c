@@ -29,7 +29,7 @@ an_root(const struct an_opts *ao)
 }
 
 /* Possible CPUs of the target: ROOT/sys if it is there, else ours. */
-static int
+int
 an_target_cpus(const char *root, uint32_t *ncpu, const char **from,
     FILE *err)
 {
@@ -56,7 +56,7 @@ an_target_cpus(const char *root, uint32_t *ncpu, const char **from,
 	return 0;
 }
 
-static uint64_t
+uint64_t
 an_memtotal(void)
 {
 	unsigned long long kb = 0;

@@ -62,6 +62,17 @@ struct an_size {
 	uint64_t	as_limit;	/* the largest region we reserve */
 };
 
+/* ---- an_cmd.c ---- */
+
+/*
+ * The possible CPUs of the system at "root" (its /sys, else ours; *from
+ * names the file read), or -1 after a message to err.
+ */
+int an_target_cpus(const char *root, uint32_t *ncpu, const char **from,
+    FILE *err);
+/* MemTotal of /proc/meminfo in bytes, 0 when unreadable. */
+uint64_t an_memtotal(void);
+
 /* Parse a cpu list ("0-3,8") as in /sys/devices/system/cpu/possible. */
 int an_cpulist_count(const char *text, uint32_t *ncpu);
 /*

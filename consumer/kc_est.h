@@ -50,6 +50,11 @@
  * no instructions, their cost being part of the calibrated mechanism,
  * record or aggregation.
  *
+ * The model is per firing.  What an anonymous enabling costs the boot
+ * once, its arming, is not modelled but measured: kdt -A --estimate has
+ * kdt.ko rehearse it on the running kernel (anon/an_rehearse.c), since
+ * no live enabling arms the way the boot does.
+ *
  * Calibration (kc_calibrate()): kdt runs itself, in pairs, with and
  * without one enabling at a time on __x64_sys_getppid / syscall getppid
  * / raw_syscalls:sys_enter, while a child of its own ("kdt

@@ -836,6 +836,39 @@ km_calibrate(struct km_args *a)
 	return kc_calibrate(km_self(), a->ka_calpairs, 0, stdout, stderr);
 }
 
+/*
+ * kdt -A --estimate: the boot's arming, rehearsed by kdt.ko on this kernel
+ * (anon/an_rehearse.c); what it could not do is said, not failed.
+ */
+static void
+km_rehearse(const struct dc_out *o, FILE *out)
+{
+	struct an_rehearsal ar;
+	char why[600];
+
+	if (an_rehearse(o, &ar, why, sizeof (why)) != 0) {
+		fprintf(out, "kdt: arming at boot not rehearsed: %s\n", why);
+		return;
+	}
+	fprintf(out, "kdt: arming at boot, rehearsed just now by kdt.ko on this kernel (%s) along the boot's path, then stopped:\n",
+	    ar.ar_release);
+	fprintf(out, "kdt:   %u probes enabled (%u probe-clause pairs)",
+	    ar.ar_nprobes, ar.ar_nmatched);
+	if (ar.ar_nfuncs != 0)
+		fprintf(out, ", %u functions armed through one ftrace update",
+		    ar.ar_nfuncs);
+	fprintf(out, "\nkdt:   arming %.3f ms", ar.ar_arm_ns / 1e6);
+	if (ar.ar_nfuncs != 0)
+		fprintf(out, " (the kernel's ftrace update %.3f ms of it)",
+		    ar.ar_ftrace_ns / 1e6);
+	fprintf(out, ", loading the DOF %.3f ms\n", ar.ar_load_ns / 1e6);
+	fprintf(out, "kdt:   region %llu bytes for %u possible CPUs; %s%s%s\n",
+	    (unsigned long long)ar.ar_rgnsize, ar.ar_ncpu,
+	    ar.ar_nhints != 0 ? "kernel symbol hints " : "no kernel symbol hints: ",
+	    ar.ar_hints, ar.ar_nhints != 0 ? "" : " (names searched in kallsyms)");
+	fprintf(out, "kdt:   the boot pays this once, before init; the firings until the enabling is claimed (their cost per firing: the table) and the matching of each module that loads come on top\n");
+}
+
 /* kdt --estimate [-A]: the cost table of the program, nothing armed. */
 static int
 km_estimate(struct km_args *a)
@@ -853,6 +886,13 @@ km_estimate(struct km_args *a)
 		return KDT_EXIT_USAGE;
 	}
 	if (kc_cal_load(cal, &c, why, sizeof (why)) != 0) {
+		/* -A: the rehearsal needs no calibration; say it first */
+		if (a->ka_anon &&
+		    km_compile_load(a, &o, &den) == KDT_EXIT_OK) {
+			km_rehearse(&o, stdout);
+			dof_free(den);
+			dc_out_free(&o);
+		}
 		fprintf(stderr, "kdt: --estimate: %s\n", why);
 		return KDT_EXIT_FAIL;
 	}
@@ -867,6 +907,8 @@ km_estimate(struct km_args *a)
 	if (rc == KDT_EXIT_OK)
 		rc = kc_est_print(den, &c, cal, a->ka_rate, rates, a->ka_anon,
 		    stdout);
+	if (rc == KDT_EXIT_OK && a->ka_anon)
+		km_rehearse(&o, stdout);
 	free(rates);
 	dof_free(den);
 	dc_out_free(&o);
