@@ -11,12 +11,15 @@
 # number of guest instructions executed since the kernel's clock started.
 # Everything here runs after that instant and costs nothing measured.
 #
-# Usage: sh /bb/guest.sh CLAIM FUNCS
+# Usage: sh /bb/guest.sh CLAIM FUNCS [REHEARSE]
 #   CLAIM  1: claim the anonymous state with "kdt -ae" (prints the
 #          enabling's aggregations: proof that it traced the boot)
 #   FUNCS  1: also send available_filter_functions (the functions whose
 #          entry kprobes puts on ftrace) and the kprobe blocklist:
 #          run-boot-overhead picks the N-probe enablings from them
+#   REHEARSE  1: kdt -A --estimate -s /bb/est/CFG.d for every script
+#          there (no calibration: the arming rehearsal alone), into
+#          est.CFG
 #
 # Output, one gzipped tar on the raw second serial port (/dev/ttyS1):
 #   kplist    /sys/kernel/debug/kprobes/list (the armed kprobes)
@@ -25,6 +28,7 @@
 #   funcs     available_filter_functions (FUNCS=1)
 #   blacklist /sys/kernel/debug/kprobes/blacklist (FUNCS=1)
 #   kallsyms  /proc/kallsyms (FUNCS=1)
+#   est.CFG   kdt -A --estimate's output and errors (REHEARSE=1)
 #   enabled_functions  /sys/kernel/tracing/enabled_functions: the functions
 #             ftrace calls out from, with their callbacks
 #   uptime    /proc/uptime now
@@ -41,6 +45,12 @@ cat /sys/kernel/tracing/enabled_functions > $R/enabled_functions 2>&1
 if [ "$CLAIM" = 1 ]; then
 	kdt -ae > $R/claim 2> $R/claim.err
 	echo $? > $R/claim.rc
+fi
+if [ "$3" = 1 ]; then
+	for f in /bb/est/*.d; do
+		KDT_CALIBRATION=/nonexistent kdt -A --estimate -s $f \
+		    > $R/est.$(basename $f .d) 2>&1
+	done
 fi
 if [ "$FUNCS" = 1 ]; then
 	cat /sys/kernel/tracing/available_filter_functions > $R/funcs
