@@ -266,8 +266,12 @@ kd_enable(struct file *f, struct kio_enable *ken)
  * KIO_REHEARSE (kio.h): the anonymous state's path, on a scratch state
  * and a vmalloc'd region, measured, then stopped and freed.  Under
  * kd_dev_lock, as KIO_ENABLE: the kernel symbol hints are global
- * (kd_fbt_hints) while it matches, and no other enabling matches
- * meanwhile.  0, or -errno with kr_msg saying why.
+ * (kd_fbt_hints) while it matches, and no live enabling matches
+ * meanwhile.  The anonymous start at load (kd_anon.c) does not take the
+ * lock; a rehearsal racing it in that moment can only make one of the
+ * two search kallsyms for names the other's hints had: the hints are
+ * read under kd_fbt_hlock only, and every hinted address is checked.
+ * 0, or -errno with kr_msg saying why.
  */
 static int
 kd_rehearse(struct kio_rehearse *kr)
