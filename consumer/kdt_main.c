@@ -852,11 +852,12 @@ km_rehearse(const struct dc_out *o, FILE *out)
 	}
 	fprintf(out, "kdt: arming at boot, rehearsed just now by kdt.ko on this kernel (%s) along the boot's path, then stopped:\n",
 	    ar.ar_release);
-	fprintf(out, "kdt:   %u probes enabled (%u probe-clause pairs)",
-	    ar.ar_nprobes, ar.ar_nmatched);
+	fprintf(out, "kdt:   %u probe%s enabled (%u probe-clause pair%s)",
+	    ar.ar_nprobes, ar.ar_nprobes == 1 ? "" : "s", ar.ar_nmatched,
+	    ar.ar_nmatched == 1 ? "" : "s");
 	if (ar.ar_nfuncs != 0)
-		fprintf(out, ", %u functions armed through one ftrace update",
-		    ar.ar_nfuncs);
+		fprintf(out, ", %u function%s armed through one ftrace update",
+		    ar.ar_nfuncs, ar.ar_nfuncs == 1 ? "" : "s");
 	fprintf(out, "\nkdt:   arming %.3f ms", ar.ar_arm_ns / 1e6);
 	if (ar.ar_nfuncs != 0)
 		fprintf(out, " (the kernel's ftrace update %.3f ms of it)",

@@ -16,6 +16,8 @@
 #     vfs_read (one function: a kprobe), and none of the 20 functions is in
 #     tracing/enabled_functions (vfs_read is);
 #   - a program that matches nothing is not rehearsed, and says why;
+#   - with a calibration, the per-firing table and then the rehearsal of
+#     one probe (kdt.ko arms one function as a kprobe), exit 0;
 #   - tests/vm/progs/rehearse-bad hands KIO_REHEARSE a zero-size DOF, a
 #     region too small and too large, hints with no address or too large,
 #     a junk DOF: each fails with a message naming the input and limit;
@@ -67,6 +69,10 @@ while read f; do
 done < /funcs
 grep -q '^vfs_read ' /sys/kernel/tracing/enabled_functions && echo "BOOTARMED"
 KDT_CALIBRATION=/tmp/none kdt -A --estimate -n 'fbt::no_such_function_kdt:entry { }' 2>&1 | sed 's/^/NOMATCH /'
+printf 'release x\nwhen 1\ncalls 1\npairs 1\ninsn 40\nmech.fbt 200\n' > /tmp/cal
+KDT_CALIBRATION=/tmp/cal kdt -A --estimate -n 'fbt::vfs_write:entry { @ = count(); }' > /tmp/cal.out 2>&1
+echo "CALRC $?"
+sed 's/^/CAL /' /tmp/cal.out
 /rehearse-bad /est.dof | sed 's/^/RB /'
 echo "RBRC $?"
 kdt -ae > /tmp/claim.out 2>&1
@@ -109,6 +115,11 @@ grep -q '^EST kdt:   region [0-9]* bytes for [0-9]* possible CPUs; kernel symbol
 grep -qx BOOTARMED "$r" || kv_fail "the boot enabling's vfs_read is no longer armed"
 grep -q '^NOMATCH kdt: arming at boot not rehearsed: kdt.ko: .*matche' "$r" ||
     kv_fail "a program matching nothing: no reason given"
+# with a calibration: the table, then the rehearsal, exit 0
+grep -qx "CALRC 0" "$r" || kv_fail "kdt -A --estimate with a calibration: want exit 0"
+grep -q '^CAL kdt: probe-effect estimate for the anonymous enabling (at boot)' "$r" &&
+    grep -q '^CAL kdt:   1 probe enabled (1 probe-clause pair)$' "$r" ||
+    kv_fail "kdt -A --estimate with a calibration: want the table and a rehearsal of 1 probe"
 # bad input
 grep -qx "RBRC 0" "$r" || kv_fail "rehearse-bad: $(grep -m1 '^RB BAD' "$r")"
 for c in dofsz-0 rgnsize-small rgnsize-huge ksh-noaddr ksh-huge dof-junk \
