@@ -75,11 +75,8 @@ an_rehearse(const struct dc_out *o, struct an_rehearsal *ar, char *why,
 	hr = an_ksym_build(o, "", ar->ar_release, &ksh, &kshlen,
 	    &ar->ar_nhints, hwhy, sizeof (hwhy));
 	snprintf(ar->ar_hints, sizeof (ar->ar_hints), "%s", hwhy);
-	if (hr != 1) {
-		ksh = NULL;
-		kshlen = 0;
+	if (hr != 1)		/* no file (ksh NULL, kshlen 0) */
 		ar->ar_nhints = 0;
-	}
 	if ((fd = open("/dev/kdt", O_RDWR)) < 0) {
 		snprintf(why, whysz, "/dev/kdt: %s%s", strerror(errno),
 		    errno == ENOENT ? " (load kdt.ko)" : errno == EACCES ||

@@ -705,7 +705,7 @@ kd_vzalloc(size_t size)
 }
 
 /* The most bytes one kind of buffer may take: a quarter of RAM. */
-static uint64_t
+uint64_t
 kd_buf_limit(void)
 {
 	return ((uint64_t)totalram_pages() << PAGE_SHIFT) / 4;

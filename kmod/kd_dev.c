@@ -276,7 +276,7 @@ kd_enable(struct file *f, struct kio_enable *ken)
 static int
 kd_rehearse(struct kio_rehearse *kr)
 {
-	const uint64_t limit = ((uint64_t)totalram_pages() << PAGE_SHIFT) / 4;
+	const uint64_t limit = kd_buf_limit();
 	struct dof_enabling *den = NULL;
 	struct kd_cstate *cs = NULL;
 	void *ksh = NULL, *region = NULL;

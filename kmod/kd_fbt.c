@@ -1319,12 +1319,16 @@ kd_fbt_bulk_ok(const struct kd_probe *kp)
 {
 	unsigned long a = (unsigned long)kp->kp_key;
 
-	if (kp->kp_prov == &kd_prov_fbt && kd_fbt_is_return(kp) &&
-	    (kd_fbt_ks.ks_rh_alloc == NULL || kd_fbt_ks.ks_rh_add == NULL ||
-	    kd_fbt_ks.ks_rh_get == NULL || kd_fbt_ks.ks_rh_hook == NULL ||
-	    kd_fbt_ks.ks_rh_free == NULL ||
-	    strcmp(kp->kp_ep.ep_func, "__switch_to") == 0))
-		return 0;
+	if (kp->kp_prov == &kd_prov_fbt && kd_fbt_is_return(kp)) {
+		kd_fbt_ks_rh_init();	/* the first return probe looks up */
+		if (kd_fbt_ks.ks_rh_alloc == NULL ||
+		    kd_fbt_ks.ks_rh_add == NULL ||
+		    kd_fbt_ks.ks_rh_get == NULL ||
+		    kd_fbt_ks.ks_rh_hook == NULL ||
+		    kd_fbt_ks.ks_rh_free == NULL ||
+		    strcmp(kp->kp_ep.ep_func, "__switch_to") == 0)
+			return 0;
+	}
 	return kp->kp_prov == &kd_prov_fbt && kp->kp_necbs != 0 &&
 	    !kp->kp_live &&
 	    strcmp(kp->kp_ep.ep_mod, "kernel") == 0 &&
@@ -1389,12 +1393,6 @@ kd_fbt_bulk_arm(struct kd_cstate *cs)
 	if (kd_fbt_ks.ks_ftloc == NULL || kd_fbt_ks.ks_kpblock == NULL ||
 	    fp == NULL || fp->fp_bulk != NULL || cs->cs_nprobes == 0)
 		return 0;
-	for (i = 0; i < cs->cs_nprobes; i++)
-		if (cs->cs_probes[i]->kp_prov == &kd_prov_fbt &&
-		    kd_fbt_is_return(cs->cs_probes[i])) {
-			kd_fbt_ks_rh_init();	/* kd_fbt_bulk_ok() reads them */
-			break;
-		}
 	/* kd_fbt_bulk_ok() once per probe: the blocklist test walks a list */
 	ok = kvmalloc_array(cs->cs_nprobes, sizeof (*ok), GFP_KERNEL);
 	if (ok == NULL)

@@ -373,6 +373,7 @@ int kd_core_funcs(const char *pat, struct kd_fsym **out, uint32_t *n);
  * matching).
  */
 int kd_fbt_hints(const void *buf, size_t len);
+uint64_t kd_buf_limit(void);	/* kd_cs.c: a quarter of RAM */
 
 /*
  * kd_sdt.c: "cs" is on the list of states that hear of module unloads
