@@ -65,6 +65,7 @@ kd_dtrace_free(struct kd_cstate *cs)
 
 const struct kd_prov kd_prov_dtrace = {
 	.pv_name	= "dtrace",
+	.pv_provs	= (const char *const[]){ "dtrace", NULL },
 	.pv_id		= 0,
 	.pv_match	= kd_dtrace_match,
 	.pv_enable	= kd_dtrace_enable,

@@ -439,6 +439,8 @@ struct kd_fwant {
 	const char		*fw_modpat;	/* module part */
 	uint32_t		fw_ecb;
 	uint32_t		fw_next;	/* hash chain: index + 1, 0 ends */
+	uint32_t		fw_hfirst;	/* kernel symbol hints: the first */
+	uint32_t		fw_hn;		/* ... and number of entries */
 	uint8_t			fw_lit;		/* fc_pat is one name */
 	uint8_t			fw_core;	/* module part names the kernel */
 	uint8_t			fw_mods;	/* ... or may name a module */
@@ -727,15 +729,16 @@ kd_fmatch_first(const struct kd_fmatch *fm, uint32_t x)
  * inside this kernel's text and kallsyms names that address, offset 0,
  * with that very name (sprint_symbol: one address look-up); else, and
  * for a name the file lacks, the name is searched in kallsyms as without
- * hints.  Measured at boot (bench/run-boot-overhead): ~8 k instructions
- * per name from the hints for 100 names, all told (ksh_find 0.75 k,
- * sprint_symbol 2.9 k, collecting it), ~12 k for 10,000 (the file's
+ * hints.  Measured at boot (bench/run-boot-overhead): ~7 k instructions
+ * per name from the hints for 100 names, all told (ksh_find 0.75 k, once:
+ * kd_fmatch_core() keeps what it found in fw_hfirst and fw_hn;
+ * sprint_symbol 2.9 k; collecting it 2 k), ~12 k for 10,000 (the file's
  * check and binary searches grow), against ~33 k searched, and 104 M for
  * one decompressing walk of kallsyms -- so past KD_FBT_BYHINT names
  * (weighing a searched name three times a hinted one) the walk stays,
  * and the file is not even checked (10,000 names through the hints:
- * 282 M of kdt's own arming, against 266 M walking).  kd_fbt_hlock keeps the pointers
- * stable while a matching uses them.
+ * 282 M of kdt's own arming, against 266 M walking).  kd_fbt_hlock keeps
+ * the pointers stable while a matching uses them.
  */
 static DEFINE_MUTEX(kd_fbt_hlock);
 static const void *kd_fbt_hraw;		/* as given, not yet checked */
@@ -795,21 +798,23 @@ out:
 }
 
 /*
- * Find "name" through the hints (kd_fbt_hlock held): 1 when every hinted
- * address checked out and kd_fmatch_name_cb() had them, 0 to search.
+ * Find want "w"'s name through the hints (kd_fbt_hlock held), whose
+ * entries kd_fmatch_core() looked up (fw_hfirst, fw_hn): 1 when every
+ * hinted address checked out and kd_fmatch_name_cb() had them, 0 to
+ * search.
  */
 static int
-kd_fbt_hint_name(struct kd_fmatch *fm, const char *name)
+kd_fbt_hint_name(struct kd_fmatch *fm, const struct kd_fwant *w)
 {
 	unsigned long a[KD_FBT_HINTMAX];
 	char sb[KSYM_SYMBOL_LEN];
+	const char *name = w->fw_fc.fc_pat;
 	size_t len = strlen(name);
 	struct ksh_ent ke;
-	uint32_t first, n, i;
+	uint32_t first = w->fw_hfirst, n = w->fw_hn, i;
 
 	if (kd_fbt_hbuf == NULL)
 		return 0;
-	n = ksh_find(kd_fbt_hbuf, name, &first);
 	if (n == 0 || n > KD_FBT_HINTMAX)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -833,7 +838,7 @@ kd_fbt_hint_name(struct kd_fmatch *fm, const char *name)
 static void
 kd_fmatch_core(struct kd_fmatch *fm)
 {
-	uint32_t i, nlit = 0, nglob = 0, nsearch, nhint = 0, first;
+	uint32_t i, nlit = 0, nglob = 0, nsearch, nhint = 0;
 	struct kd_fwant *w;
 	int rv = 0, hints = 0;
 
@@ -854,10 +859,12 @@ kd_fmatch_core(struct kd_fmatch *fm)
 		hints = 1;	/* names the hints lack are searched */
 		for (i = 0, nsearch = 0; i < fm->fm_nw; i++) {
 			w = &fm->fm_w[i];
+			w->fw_hn = 0;
 			if (w->fw_core && w->fw_lit &&
 			    strlen(w->fw_fc.fc_pat) < DOF_FUNCNAMELEN &&
 			    kd_fmatch_first(fm, i) &&
-			    ksh_find(kd_fbt_hbuf, w->fw_fc.fc_pat, &first) == 0)
+			    (w->fw_hn = ksh_find(kd_fbt_hbuf, w->fw_fc.fc_pat,
+			    &w->fw_hfirst)) == 0)
 				nsearch++;
 		}
 	}
@@ -871,7 +878,7 @@ kd_fmatch_core(struct kd_fmatch *fm)
 			    !kd_fmatch_first(fm, i))
 				continue;
 			fm->fm_name = w->fw_fc.fc_pat;
-			if (hints && kd_fbt_hint_name(fm, fm->fm_name)) {
+			if (hints && kd_fbt_hint_name(fm, w)) {
 				nhint++;
 				continue;
 			}
@@ -1653,6 +1660,7 @@ kd_fbt_missed(struct kd_cstate *cs)
 
 const struct kd_prov kd_prov_fbt = {
 	.pv_name	= "fbt",
+	.pv_provs	= (const char *const[]){ "fbt", NULL },
 	.pv_id		= 1,
 	.pv_match	= kd_fbt_match,
 	.pv_prematch	= kd_fbt_prematch,

@@ -87,6 +87,13 @@ struct kd_prov {
 	const char	*pv_name;	/* "fbt", "syscall", ... */
 	uint32_t	pv_id;		/* index into cs_pdata[] */
 	/*
+	 * The provider names of its probes, NULL-terminated; NULL when they
+	 * are no fixed set (pid: "pid1234", "usdt...").  An ECB is offered
+	 * to pv_match and pv_match_mod only when its provider part can match
+	 * one of them (kd_ecb_provs()).
+	 */
+	const char *const *pv_provs;
+	/*
 	 * Attach ECB "ecb" to every probe of this provider that "pd"
 	 * matches (each part a glob; "" matches anything: kd_part_match),
 	 * calling kd_probe_attach() once per probe.  Returns how many
@@ -163,6 +170,10 @@ struct kd_probe {
 					   kd_cs.c once the runner exists);
 					   ECB_SIMPLE_ARGS: reads arguments */
 	struct ecb_ref	*kp_ecbs;	/* in ECB order */
+	uint32_t	kp_ecbs_block;	/* kp_ecbs starts the block
+					   kd_build_ecbrefs() allocated for
+					   this probe and the next ones
+					   (kd_cs_free frees it here) */
 	void		*kp_priv;	/* provider's; freed by pv_free */
 	union {
 		struct kprobe	 u_kprobe;	/* fbt entry */
@@ -209,6 +220,9 @@ struct kd_cstate {
 	uint32_t	cs_nfailed;	/* could not be armed */
 	struct hlist_head *cs_hash;	/* [1 << KD_HASHBITS] */
 	struct { uint32_t p_probe, p_ecb; } *cs_pairs;	/* EPID - 1 */
+	uint8_t		*cs_ecbprov;	/* [ECB]: bit p set when kd_provs[p]
+					   may match it (kd_ecb_provs());
+					   NULL: every provider */
 	uint32_t	cs_npairs;
 	uint32_t	cs_paircap;
 	void		*cs_pdata[KD_NPROV];	/* providers' per-state data */

@@ -211,6 +211,7 @@ kd_kinst_free(struct kd_cstate *cs)
 
 const struct kd_prov kd_prov_kinst = {
 	.pv_name	= "kinst",
+	.pv_provs	= (const char *const[]){ "kinst", NULL },
 	.pv_id		= 5,
 	.pv_match	= kd_kinst_match,
 	.pv_enable	= kd_kinst_enable,

@@ -315,7 +315,7 @@ kd_pid_free(struct kd_cstate *cs)
 }
 
 const struct kd_prov kd_prov_pid = {
-	.pv_name	= "pid",
+	.pv_name	= "pid",	/* pv_provs NULL: the table's names */
 	.pv_id		= 6,
 	.pv_match	= kd_pid_match,
 	.pv_enable	= kd_pid_enable,

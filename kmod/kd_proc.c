@@ -452,6 +452,9 @@ kd_px_free(struct kd_cstate *cs)
 
 const struct kd_prov kd_prov_proc = {
 	.pv_name	= "proc",
+	/* kd_pxtab's provider parts */
+	.pv_provs	= (const char *const[]){ "proc", "sched", "lockstat",
+	    NULL },
 	.pv_id		= 7,
 	.pv_match	= kd_px_match,
 	.pv_enable	= kd_px_enable,

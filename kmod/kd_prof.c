@@ -402,6 +402,7 @@ kd_prof_free(struct kd_cstate *cs)
 
 const struct kd_prov kd_prov_profile = {
 	.pv_name	= "profile",
+	.pv_provs	= (const char *const[]){ "profile", NULL },
 	.pv_id		= 2,
 	.pv_match	= kd_prof_match,
 	.pv_enable	= kd_prof_enable,

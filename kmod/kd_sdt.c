@@ -766,6 +766,7 @@ kd_sdt_free(struct kd_cstate *cs)
 
 const struct kd_prov kd_prov_sdt = {
 	.pv_name	= "sdt",
+	.pv_provs	= (const char *const[]){ "sdt", NULL },
 	.pv_id		= 4,
 	.pv_match	= kd_sdt_match,
 	.pv_enable	= kd_sdt_enable,

@@ -373,6 +373,7 @@ kd_sys_free(struct kd_cstate *cs)
 
 const struct kd_prov kd_prov_syscall = {
 	.pv_name	= "syscall",
+	.pv_provs	= (const char *const[]){ "syscall", NULL },
 	.pv_id		= 3,
 	.pv_match	= kd_sys_match,
 	.pv_enable	= kd_sys_enable,

@@ -205,6 +205,20 @@ run modid2 kdt -l -n "${MODIDS% *}" -n "${MODIDS#* }"
 modprobe xor
 run modid3 kdt -l -n "${MODIDS% *}" -n "${MODIDS#* }"
 
+# ---- tst.live-provglob: provider parts that are globs or empty reach
+# every provider they can name (kd_ecb_provs()), also as a module comes
+i=0
+for d in 'sysc?ll::getppid:entry' '*ched:::wakeup' 'lock*:::contention-begin' \
+    '[ef]bt::vfs_read:entry' 'pro[!c]*:::tick-1sec' ':::END'; do
+	i=$((i + 1))
+	run provglob$i kdt -n "$d" -n 'BEGIN { exit(0); }'
+done
+rmmod xor
+start provmod kdt -q -Z -n "$READY" \
+    -n '?bt:xor::entry { @[probeprov, probemod, probefunc] = count(); }'
+modprobe xor
+stop provmod
+
 # ---- tst.live-upid: pid and USDT probes of -c and -p processes
 # (/bin/upid-test N calls work(i) for i = 1..N and fires kdttest:::tick)
 run upid_entry kdt -c '/bin/upid-test 500' \
