@@ -587,17 +587,23 @@ kd_build_ecbrefs(struct kd_cstate *cs, uint32_t fprobe, uint32_t fpair)
 
 /*
  * pv_prematch of every provider that has one: with "den" and "mod"
- * before matching the ECBs one by one, with NULL after.
+ * before matching the ECBs one by one, with NULL after.  Returns the
+ * providers (bit p: kd_provs[p]) whose prematch found nothing in "mod":
+ * a coming module asks them nothing (fbt100's 100 calls of
+ * kd_fbt_match_mod() that would each find that out: 19 k instructions
+ * at every module load while enabled).
  */
-static void
+static uint32_t
 kd_prematch(struct kd_cstate *cs, const struct dof_enabling *den,
     struct module *mod)
 {
-	uint32_t p;
+	uint32_t p, none = 0;
 
 	for (p = 0; p < kd_nprovs; p++)
-		if (kd_provs[p]->pv_prematch != NULL)
-			kd_provs[p]->pv_prematch(cs, den, mod);
+		if (kd_provs[p]->pv_prematch != NULL &&
+		    kd_provs[p]->pv_prematch(cs, den, mod))
+			none |= 1U << p;
+	return none;
 }
 
 /* May provider "pv" have probes whose provider part "pat" matches? */
@@ -1573,16 +1579,16 @@ kd_cs_register(struct kd_cstate *cs)
 static void
 kd_cs_mod_coming(struct kd_cstate *cs, struct module *mod)
 {
-	uint32_t fprobe = cs->cs_nprobes, fpair = cs->cs_npairs, i, p;
+	uint32_t fprobe = cs->cs_nprobes, fpair = cs->cs_npairs, i, p, none;
 	const struct dof_pdesc *pd;
 	int rv = 0, n = 0;
 
-	kd_prematch(cs, cs->cs_den, mod);
+	none = kd_prematch(cs, cs->cs_den, mod);
 	for (i = 0; rv >= 0 && i < cs->cs_den->den_necbs; i++) {
 		pd = &cs->cs_den->den_ecbs[i].le_pdesc;
 		for (p = 0; rv >= 0 && p < kd_nprovs; p++)
 			if (kd_provs[p]->pv_match_mod != NULL &&
-			    kd_ecb_offered(cs, i, p))
+			    !(none >> p & 1) && kd_ecb_offered(cs, i, p))
 				rv = kd_provs[p]->pv_match_mod(cs, pd, i, mod);
 	}
 	kd_prematch(cs, NULL, NULL);

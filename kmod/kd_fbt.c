@@ -1074,9 +1074,10 @@ kd_fbt_match_mod(struct kd_cstate *cs, const struct dof_pdesc *pd,
  * "den" NULL drops what the last call found, keeping the table of
  * descriptions for the next module (kd_fbt_free() frees it).  No
  * memory: nothing kept, kd_fbt_match() matches one description at a
- * time.
+ * time.  1 when "mod" has no function any description names: what
+ * kd_fmatch_none() would tell kd_fbt_match_mod() for every one.
  */
-static void
+static int
 kd_fbt_prematch(struct kd_cstate *cs, const struct dof_enabling *den,
     struct module *mod)
 {
@@ -1086,22 +1087,24 @@ kd_fbt_prematch(struct kd_cstate *cs, const struct dof_enabling *den,
 	if (fm != NULL && (den == NULL || fm->fm_den != den)) {
 		kd_fmatch_reset(fm);
 		if (den == NULL)
-			return;
+			return 0;
 		kd_fmatch_free(fm);
 		fp->fp_match = fm = NULL;
 	}
 	if (den == NULL || cs->cs_list)
-		return;
+		return 0;
 	if (fm == NULL) {
 		if ((fm = kd_fmatch_new(den, NULL, 0)) == NULL)
-			return;
+			return 0;	/* no fbt description, or no memory */
 		if ((fp = kd_fbt_cs(cs, 1)) == NULL) {
 			kd_fmatch_free(fm);
-			return;
+			return 0;
 		}
 		fp->fp_match = fm;
 	}
 	kd_fmatch_run(fm, mod);
+	return mod != NULL && fm->fm_valid && fm->fm_only == mod &&
+	    fm->fm_err == 0 && fm->fm_nhits == 0;
 }
 
 /*

@@ -110,8 +110,10 @@ struct kd_prov {
 	 * then attaches what it found for its ECB.  Called with "den" NULL
 	 * after the last, to drop that.  Keeps nothing when it fails
 	 * (pv_match then matches on its own).  Never in list mode.
+	 * Returns 1 when it knows that no description has a probe in
+	 * "mod" (pv_match_mod is then not called for it), else 0.
 	 */
-	void	(*pv_prematch)(struct kd_cstate *cs,
+	int	(*pv_prematch)(struct kd_cstate *cs,
 		    const struct dof_enabling *den, struct module *mod);
 	/*
 	 * Arm this provider's probes of "cs" (kp_prov == this provider).
