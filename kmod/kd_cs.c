@@ -1580,16 +1580,21 @@ static void
 kd_cs_mod_coming(struct kd_cstate *cs, struct module *mod)
 {
 	uint32_t fprobe = cs->cs_nprobes, fpair = cs->cs_npairs, i, p, none;
+	uint32_t ask[KD_NPROV], nask = 0, a;
 	const struct dof_pdesc *pd;
 	int rv = 0, n = 0;
 
+	/* the providers that may have probes in "mod", in kd_provs order */
 	none = kd_prematch(cs, cs->cs_den, mod);
-	for (i = 0; rv >= 0 && i < cs->cs_den->den_necbs; i++) {
+	for (p = 0; p < kd_nprovs; p++)
+		if (kd_provs[p]->pv_match_mod != NULL && !(none >> p & 1))
+			ask[nask++] = p;
+	for (i = 0; nask != 0 && rv >= 0 && i < cs->cs_den->den_necbs; i++) {
 		pd = &cs->cs_den->den_ecbs[i].le_pdesc;
-		for (p = 0; rv >= 0 && p < kd_nprovs; p++)
-			if (kd_provs[p]->pv_match_mod != NULL &&
-			    !(none >> p & 1) && kd_ecb_offered(cs, i, p))
-				rv = kd_provs[p]->pv_match_mod(cs, pd, i, mod);
+		for (a = 0; rv >= 0 && a < nask; a++)
+			if (kd_ecb_offered(cs, i, ask[a]))
+				rv = kd_provs[ask[a]]->pv_match_mod(cs, pd, i,
+				    mod);
 	}
 	kd_prematch(cs, NULL, NULL);
 	if (cs->cs_npairs == fpair)
