@@ -37,6 +37,18 @@
  * kallsyms a name with more than one address (static functions of one
  * name) is left out, to the search, which finds them all.  For tests
  * only, $KDT_KALLSYMS and $KDT_KNOTES name other files to read instead.
+ *
+ * Aliases: kdt.ko confirms a hinted address by the name kallsyms gives
+ * it, and a function with several names gives one of them
+ * (__x64_sys_getppid, __do_sys_getppid and __ia32_sys_getppid share an
+ * address; kallsyms says __do_sys_getppid).  So the file also lists, at
+ * each wanted name's offset, the other names the symbols put there (no
+ * wanted name among them), and kdt.ko takes the hint when kallsyms' name
+ * is one the file puts at that very offset.  Without them such a name
+ * was searched in kallsyms (~33 k instructions at boot, against ~7 k).
+ * kdt.ko looks up only the enabling's names in the file, so an alias's
+ * entries, which need not be all of its addresses, are never taken for
+ * a name's functions.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,9 +66,18 @@
 #include "common/ksh.h"
 
 struct an_kname {
-	const char	*kn_name;	/* in the DOF's loaded enabling */
+	const char	*kn_name;	/* in the DOF's loaded enabling, or */
 	uint64_t	kn_off;		/* from _stext */
+	int		kn_alias;	/* ... an alias's name, malloc'ed */
 };
+
+static int
+an_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
 
 static int
 an_kname_cmp(const void *a, const void *b)
@@ -216,7 +237,42 @@ struct an_ksrc {
 	uint32_t	ks_bidlen;
 	struct an_kname	*ks_kn;
 	uint32_t	ks_nk, ks_cap;
+	uint64_t	*ks_offs;	/* the wanted names' text offsets */
+	uint32_t	ks_noffs;
 };
+
+/* Append an entry; -1 when out of memory. */
+static int
+an_ksym_push(struct an_ksrc *ks, const char *name, uint64_t off, int alias)
+{
+	struct an_kname *t;
+
+	if (ks->ks_nk == ks->ks_cap) {
+		ks->ks_cap = ks->ks_cap ? 2 * ks->ks_cap : 256;
+		t = realloc(ks->ks_kn, ks->ks_cap * sizeof (*t));
+		if (t == NULL)
+			return -1;
+		ks->ks_kn = t;
+	}
+	ks->ks_kn[ks->ks_nk].kn_name = name;
+	ks->ks_kn[ks->ks_nk].kn_off = off;
+	ks->ks_kn[ks->ks_nk++].kn_alias = alias;
+	return 0;
+}
+
+/* The entries and the aliases' names. */
+static void
+an_ksrc_free(struct an_ksrc *ks)
+{
+	uint32_t i;
+
+	for (i = 0; i < ks->ks_nk; i++)
+		if (ks->ks_kn[i].kn_alias)
+			free((char *)ks->ks_kn[i].kn_name);
+	free(ks->ks_kn);
+	free(ks->ks_offs);
+	memset(ks, 0, sizeof (*ks));
+}
 
 /* Pass 0 of both sources: is "nm" one of the text bounds?  Keep it. */
 static void
@@ -238,23 +294,51 @@ an_ksym_add(struct an_ksrc *ks, const char **names, int n, const char *nm,
     uint64_t a)
 {
 	const char *want;
-	struct an_kname *t;
 
 	if (!((a >= ks->ks_stext && a < ks->ks_etext) ||
 	    (a >= ks->ks_sinit && a < ks->ks_einit)) ||
 	    (want = an_ksym_want(names, n, nm)) == NULL)
 		return 0;
-	if (ks->ks_nk == ks->ks_cap) {
-		ks->ks_cap = ks->ks_cap ? 2 * ks->ks_cap : 256;
-		t = realloc(ks->ks_kn, ks->ks_cap * sizeof (*t));
-		if (t == NULL)
-			return -1;
-		ks->ks_kn = t;
-	}
-	ks->ks_kn[ks->ks_nk].kn_name = want;
 	/* init text: the name is dropped by an_ksym_build() */
-	ks->ks_kn[ks->ks_nk++].kn_off = a >= ks->ks_stext &&
-	    a < ks->ks_etext ? a - ks->ks_stext : UINT64_MAX;
+	return an_ksym_push(ks, want, a >= ks->ks_stext && a < ks->ks_etext ?
+	    a - ks->ks_stext : UINT64_MAX, 0);
+}
+
+/* After the wanted names' pass: their text offsets, sorted. */
+static int
+an_ksym_offsets(struct an_ksrc *ks)
+{
+	uint32_t i, n = 0;
+
+	free(ks->ks_offs);
+	ks->ks_noffs = 0;
+	if ((ks->ks_offs = malloc((ks->ks_nk + 1) * sizeof (uint64_t))) == NULL)
+		return -1;
+	for (i = 0; i < ks->ks_nk; i++)
+		if (ks->ks_kn[i].kn_off != UINT64_MAX)
+			ks->ks_offs[n++] = ks->ks_kn[i].kn_off;
+	qsort(ks->ks_offs, n, sizeof (uint64_t), an_u64_cmp);
+	ks->ks_noffs = n;
+	return 0;
+}
+
+/* The aliases' pass: "nm" at "a", another name at a wanted offset. */
+static int
+an_ksym_alias(struct an_ksrc *ks, const char **names, int n, const char *nm,
+    uint64_t a)
+{
+	uint64_t off = a - ks->ks_stext;
+	char *dup;
+
+	if (nm[0] == '\0' || a < ks->ks_stext || a >= ks->ks_etext ||
+	    ks->ks_noffs == 0 ||
+	    bsearch(&off, ks->ks_offs, ks->ks_noffs, sizeof (off),
+	    an_u64_cmp) == NULL || an_ksym_want(names, n, nm) != NULL)
+		return 0;
+	if ((dup = strdup(nm)) == NULL || an_ksym_push(ks, dup, off, 1) != 0) {
+		free(dup);
+		return -1;
+	}
 	return 0;
 }
 
@@ -313,8 +397,11 @@ an_ksym_elf(const char *vmlinux, const char **names, int n,
 		    "symbol table" : "GNU build id");
 		goto out;
 	}
-	/* pass 0: the text bounds; pass 1: the wanted names' symbols */
-	for (pass = 0; pass < 2; pass++) {
+	/*
+	 * pass 0: the text bounds; pass 1: the wanted names' symbols; pass
+	 * 2: their aliases
+	 */
+	for (pass = 0; pass < 3; pass++) {
 		for (x = 1; x < nsym; x++) {
 			if (gelf_getsym(d, (int)x, &sym) == NULL ||
 			    (nm = elf_strptr(e, sh.sh_link, sym.st_name)) == NULL)
@@ -322,7 +409,8 @@ an_ksym_elf(const char *vmlinux, const char **names, int n,
 			a = sym.st_value;
 			if (pass == 0) {
 				an_ksym_bound(ks, nm, a);
-			} else if (an_ksym_add(ks, names, n, nm, a) != 0) {
+			} else if ((pass == 1 ? an_ksym_add(ks, names, n, nm, a) :
+			    an_ksym_alias(ks, names, n, nm, a)) != 0) {
 				snprintf(why, whysz, "out of memory");
 				rv = -1;
 				goto out;
@@ -330,6 +418,11 @@ an_ksym_elf(const char *vmlinux, const char **names, int n,
 		}
 		if (pass == 0 && !an_ksym_bounds(ks, vmlinux, why, whysz))
 			goto out;
+		if (pass == 1 && an_ksym_offsets(ks) != 0) {
+			snprintf(why, whysz, "out of memory");
+			rv = -1;
+			goto out;
+		}
 	}
 	rv = 1;
 out:
@@ -395,6 +488,39 @@ an_ksym_line(char *line, uint64_t *a, const char **nm)
 }
 
 /*
+ * One pass over kallsyms "fp": 0: the text bounds, 1: the wanted names'
+ * entries, 2: their aliases.  -1 when out of memory.
+ */
+static int
+an_ksym_kpass(FILE *fp, int pass, const char **names, int n,
+    struct an_ksrc *ks)
+{
+	const char *nm;
+	char line[1024];
+	uint64_t a;
+	int skip = 0, rv = 0;
+
+	rewind(fp);
+	while (rv == 0 && fgets(line, sizeof (line), fp) != NULL) {
+		int whole = strchr(line, '\n') != NULL || feof(fp);
+
+		if (skip || !whole) {	/* a line past the buffer */
+			skip = !whole;
+			continue;
+		}
+		if (!an_ksym_line(line, &a, &nm))
+			continue;
+		if (pass == 0)
+			an_ksym_bound(ks, nm, a);
+		else if (pass == 1)
+			rv = an_ksym_add(ks, names, n, nm, a);
+		else
+			rv = an_ksym_alias(ks, names, n, nm, a);
+	}
+	return rv;
+}
+
+/*
  * From the running kernel: 1, 0 (no hints, "why" says why) or -1.  A
  * build id "elfbid" (of a vmlinux without symbols, 0 bytes: none) that is
  * not the running kernel's says the target is another kernel: no hints.
@@ -406,11 +532,8 @@ an_ksym_running(const char **names, int n, const uint8_t *elfbid,
 {
 	const char *ksyms = getenv("KDT_KALLSYMS");
 	const char *notes = getenv("KDT_KNOTES");
-	const char *nm;
-	char line[1024];
-	uint64_t a;
 	uint32_t i, j, k;
-	int pass, rv = 0, skip = 0;
+	int pass, rv = 0;
 	FILE *fp;
 
 	if (ksyms == NULL || *ksyms == '\0')
@@ -432,24 +555,8 @@ an_ksym_running(const char **names, int n, const uint8_t *elfbid,
 		return 0;
 	}
 	for (pass = 0; pass < 2; pass++) {
-		rewind(fp);
-		while (fgets(line, sizeof (line), fp) != NULL) {
-			int whole = strchr(line, '\n') != NULL || feof(fp);
-
-			if (skip || !whole) {	/* a line past the buffer */
-				skip = !whole;
-				continue;
-			}
-			if (!an_ksym_line(line, &a, &nm))
-				continue;
-			if (pass == 0) {
-				an_ksym_bound(ks, nm, a);
-			} else if (an_ksym_add(ks, names, n, nm, a) != 0) {
-				snprintf(why, whysz, "out of memory");
-				rv = -1;
-				goto out;
-			}
-		}
+		if (an_ksym_kpass(fp, pass, names, n, ks) != 0)
+			goto oom;
 		if (pass == 0 && ks->ks_stext == 0 && ks->ks_etext == 0) {
 			snprintf(why, whysz, "%s shows no addresses (kptr_restrict; run kdt -A as root)",
 			    ksyms);
@@ -469,10 +576,17 @@ an_ksym_running(const char **names, int n, const uint8_t *elfbid,
 		ks->ks_kn[j++] = ks->ks_kn[i];
 	}
 	ks->ks_nk = j;
+	/* the aliases at the offsets of the names kept */
+	if (an_ksym_offsets(ks) != 0 || an_ksym_kpass(fp, 2, names, n, ks) != 0)
+		goto oom;
 	rv = 1;
 out:
 	fclose(fp);
 	return rv;
+oom:
+	snprintf(why, whysz, "out of memory");
+	fclose(fp);
+	return -1;
 }
 
 static int
@@ -529,8 +643,7 @@ an_ksym_build(const struct dc_out *o, const char *vmlinux, const char *kver,
 		}
 		memcpy(bid, ks.ks_bid, sizeof (bid));
 		bidlen = ks.ks_bidlen;
-		free(ks.ks_kn);
-		memset(&ks, 0, sizeof (ks));
+		an_ksrc_free(&ks);
 		rv = an_ksym_running(names, n, bid, bidlen, vmlinux, &ks, why,
 		    whysz);
 		if (rv <= 0)
@@ -543,7 +656,10 @@ an_ksym_build(const struct dc_out *o, const char *vmlinux, const char *kver,
 	kn = ks.ks_kn;
 	nk = ks.ks_nk;
 	qsort(kn, nk, sizeof (*kn), an_kname_cmp);
-	/* drop every name with a symbol in init text (UINT64_MAX sorts last) */
+	/*
+	 * drop every name with a symbol in init text (UINT64_MAX sorts
+	 * last); aliases have text offsets only, and are not counted
+	 */
 	for (i = j = 0; i < nk; i = k) {
 		for (k = i; k < nk && kn[k].kn_name == kn[i].kn_name; k++)
 			;
@@ -551,9 +667,9 @@ an_ksym_build(const struct dc_out *o, const char *vmlinux, const char *kver,
 			continue;
 		memmove(&kn[j], &kn[i], (k - i) * sizeof (*kn));
 		j += k - i;
-		(*nnamesp)++;
+		*nnamesp += !kn[i].kn_alias;
 	}
-	nk = j;
+	ks.ks_nk = nk = j;
 	if (an_ksym_write(ks.ks_bid, ks.ks_bidlen, ks.ks_etext - ks.ks_stext,
 	    kn, nk, bufp, lenp) != 0) {
 		snprintf(why, whysz, "out of memory");
@@ -562,7 +678,7 @@ an_ksym_build(const struct dc_out *o, const char *vmlinux, const char *kver,
 	}
 	rv = 1;
 out:
-	free(ks.ks_kn);
+	an_ksrc_free(&ks);
 	free(names);
 	if (den != NULL)
 		dof_free(den);

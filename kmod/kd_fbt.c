@@ -727,9 +727,10 @@ kd_fmatch_first(const struct kd_fmatch *fm, uint32_t x)
  * text size is this kernel's _etext - _stext.  kd_fbt_hint_name() then
  * resolves a name only when every address the file gives for it is
  * inside this kernel's text and kallsyms names that address, offset 0,
- * with that very name (sprint_symbol: one address look-up); else, and
- * for a name the file lacks, the name is searched in kallsyms as without
- * hints.  Measured at boot (bench/run-boot-overhead): ~7 k instructions
+ * with that very name or with another name the file puts at that offset
+ * too (kd_fbt_hint_at: a function with several names) (sprint_symbol:
+ * one address look-up); else, and for a name the file lacks, the name
+ * is searched in kallsyms as without hints.  Measured at boot (bench/run-boot-overhead): ~7 k instructions
  * per name from the hints for 100 names, all told (ksh_find 0.75 k, once:
  * kd_fmatch_core() keeps what it found in fw_hfirst and fw_hn;
  * sprint_symbol 2.9 k; collecting it 2 k), ~12 k for 10,000 (the file's
@@ -798,6 +799,36 @@ out:
 }
 
 /*
+ * Does kallsyms' "sym+0x0/0xsize" ("sb") for the address hinted at
+ * offset "off" confirm "name" (length "len") there: it is "name", or
+ * another name of that function (kallsyms gives one: __do_sys_getppid
+ * for __x64_sys_getppid) that the hints put at that very offset too
+ * (kdt -A lists them: anon/an_ksym.c).  Offset 0 and no " [module]"
+ * either way.  "sb" is cut at the '+'.
+ */
+static int
+kd_fbt_hint_at(char *sb, const char *name, size_t len, uint32_t off)
+{
+	char *plus = strchr(sb, '+');
+	struct ksh_ent ke;
+	uint32_t first, n, i;
+
+	if (plus == NULL || strncmp(plus, "+0x0/", 5) != 0 ||
+	    strchr(plus, ' ') != NULL)
+		return 0;
+	if ((size_t)(plus - sb) == len && strncmp(sb, name, len) == 0)
+		return 1;
+	*plus = '\0';
+	n = ksh_find(kd_fbt_hbuf, sb, &first);
+	for (i = 0; i < n; i++) {
+		ksh_ent(kd_fbt_hbuf, first + i, &ke);
+		if (ke.ke_off == off)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Find want "w"'s name through the hints (kd_fbt_hlock held), whose
  * entries kd_fmatch_core() looked up (fw_hfirst, fw_hn): 1 when every
  * hinted address checked out and kd_fmatch_name_cb() had them, 0 to
@@ -823,9 +854,7 @@ kd_fbt_hint_name(struct kd_fmatch *fm, const struct kd_fwant *w)
 		if (a[i] < kd_fbt_ks.ks_stext || a[i] >= kd_fbt_ks.ks_etext)
 			return 0;
 		sprint_symbol(sb, a[i]);	/* "name+0x0/0xsize" */
-		if (strncmp(sb, name, len) != 0 ||
-		    strncmp(sb + len, "+0x0/", 5) != 0 ||
-		    strchr(sb + len, ' ') != NULL)	/* " [module]" */
+		if (!kd_fbt_hint_at(sb, name, len, ke.ke_off))
 			return 0;
 	}
 	for (i = 0; i < n; i++)

@@ -7,11 +7,18 @@
  * The fake kernel's text is [_stext, _etext) = [0xffffffff9a000000,
  * +0xffff0); it has vfs_read and kmem_cache_alloc once, show_stat twice
  * (two static functions), init_fn in init text, mod_fn only in a module
- * ("[kdtmod]"), and the enabling also names absent_fn and a glob.  The
- * file must list exactly vfs_read (+0x1000) and kmem_cache_alloc
- * (+0x4000), with the build id of the GNU note (after a note of another
- * owner, as the kernel's stream has several) and the text size 0xffff0,
- * and pass ksh_check().  Then each way to get no hints: every address
+ * ("[kdtmod]"), and the enabling also names absent_fn and a glob.
+ * Aliases: kmem_cache_alloc's address also has kmem_alias,
+ * __x64_sys_getppid's __do_sys_getppid and __ia32_sys_getppid (listed
+ * first by kallsyms, as in Debian's kernel), both_a's both_b (both
+ * wanted: each an entry of its own, no alias twice), and one of
+ * show_stat's two addresses show_stat_alias (show_stat is left out, so
+ * its alias is too).  The file must list exactly vfs_read (+0x1000),
+ * kmem_cache_alloc and kmem_alias (+0x4000), __x64_sys_getppid and its
+ * two aliases (+0x5000), both_a and both_b (+0x6000), with the build id
+ * of the GNU note (after a note of another owner, as the kernel's
+ * stream has several) and the text size 0xffff0, and pass ksh_check();
+ * five names are counted, not the aliases.  Then each way to get no hints: every address
  * zero (kptr_restrict), no GNU build id, no _etext, a target kernel that
  * is not the running one.
  */
@@ -30,7 +37,8 @@
 static const char t_src[] =
     "fbt::vfs_read:entry, fbt::show_stat:entry, fbt::init_fn:entry,\n"
     "fbt::mod_fn:entry, fbt::absent_fn:entry, fbt::vfs_*:return,\n"
-    "::kmem_cache_alloc:entry, syscall::read:entry\n"
+    "::kmem_cache_alloc:entry, syscall::read:entry,\n"
+    "fbt::__x64_sys_getppid:entry, fbt::both_a:entry, fbt::both_b:entry\n"
     "{ trace(1); }\n"
     "fbt::vfs_read:return { trace(2); }\n";
 
@@ -39,8 +47,15 @@ static const char t_kallsyms[] =
     "ffffffff9a000000 T _stext\n"
     "ffffffff9a001000 T vfs_read\n"
     "ffffffff9a002000 t show_stat\n"
+    "ffffffff9a002000 t show_stat_alias\n"
     "ffffffff9a003000 t show_stat\n"
     "ffffffff9a004000 T kmem_cache_alloc\n"
+    "ffffffff9a004000 t kmem_alias\n"
+    "ffffffff9a005000 t __do_sys_getppid\n"
+    "ffffffff9a005000 T __ia32_sys_getppid\n"
+    "ffffffff9a005000 T __x64_sys_getppid\n"
+    "ffffffff9a006000 T both_a\n"
+    "ffffffff9a006000 T both_b\n"
     "ffffffff9a0ffff0 T _etext\n"
     "ffffffff9b000000 T _sinittext\n"
     "ffffffff9b000100 t init_fn\n"
@@ -143,10 +158,18 @@ t_none(const char *kver, const char *want)
 START_TEST(test_running)
 {
 	static const struct kt_ksh_want want[] = {
-		{ "kmem_cache_alloc", 1, 0, { 0x4000 } },
-		{ "vfs_read", 1, 1, { 0x1000 } },
+		{ "__do_sys_getppid", 1, 0, { 0x5000 } },
+		{ "__ia32_sys_getppid", 1, 1, { 0x5000 } },
+		{ "__x64_sys_getppid", 1, 2, { 0x5000 } },
+		{ "both_a", 1, 3, { 0x6000 } },
+		{ "both_b", 1, 4, { 0x6000 } },
+		{ "kmem_alias", 1, 5, { 0x4000 } },
+		{ "kmem_cache_alloc", 1, 6, { 0x4000 } },
+		{ "vfs_read", 1, 7, { 0x1000 } },
 		/* two addresses, init text, module only, absent: left out */
 		{ "show_stat" }, { "init_fn" }, { "mod_fn" }, { "absent_fn" },
+		/* an alias of a name left out */
+		{ "show_stat_alias" },
 	};
 	struct ksh_hdr kh;
 	uint8_t *b;
@@ -159,12 +182,15 @@ START_TEST(test_running)
 	ck_assert_int_eq(an_ksym_build(&t_o, NULL, t_kver, &b, &len, &nn,
 	    why, sizeof (why)), 1);
 	ck_assert_msg(strstr(why, t_kpath) != NULL, "why: %s", why);
-	ck_assert_uint_eq(nn, 2);
-	kt_ksh_valid(b, len, 2, &kh);
+	ck_assert_uint_eq(nn, 5);
+	kt_ksh_valid(b, len, 8, &kh);
 	ck_assert_uint_eq(kh.kh_bidlen, sizeof (t_bid));
 	ck_assert_int_eq(memcmp(kh.kh_bid, t_bid, sizeof (t_bid)), 0);
 	ck_assert_uint_eq(kh.kh_textsz, 0xffff0);
-	ck_assert_uint_eq(len, KSH_HDRSZ + 2 * 8 +
+	ck_assert_uint_eq(len, KSH_HDRSZ + 8 * 8 +
+	    sizeof ("__do_sys_getppid") + sizeof ("__ia32_sys_getppid") +
+	    sizeof ("__x64_sys_getppid") + sizeof ("both_a") +
+	    sizeof ("both_b") + sizeof ("kmem_alias") +
 	    sizeof ("kmem_cache_alloc") + sizeof ("vfs_read"));
 	kt_ksh_find(b, want, sizeof (want) / sizeof (want[0]));
 	free(b);
