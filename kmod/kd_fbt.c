@@ -727,13 +727,14 @@ kd_fmatch_first(const struct kd_fmatch *fm, uint32_t x)
  * text size is this kernel's _etext - _stext.  kd_fbt_hint_name() then
  * resolves a name only when every address the file gives for it is
  * inside this kernel's text and kallsyms names that address, offset 0,
- * with that very name or with another name the file puts at that offset
- * too (kd_fbt_hint_at: a function with several names) (sprint_symbol:
- * one address look-up); else, and for a name the file lacks, the name
- * is searched in kallsyms as without hints.  Measured at boot (bench/run-boot-overhead): ~7 k instructions
- * per name from the hints for 100 names, all told (ksh_find 0.75 k, once:
- * kd_fmatch_core() keeps what it found in fw_hfirst and fw_hn;
- * sprint_symbol 2.9 k; collecting it 2 k), ~12 k for 10,000 (the file's
+ * with that very name, or with another name of the function that the
+ * file puts at that offset too (kd_fbt_hint_at); sprint_symbol gives the
+ * name: one address look-up.  Else, and for a name the file lacks, the
+ * name is searched in kallsyms as without hints.  Measured at boot
+ * (bench/run-boot-overhead): ~7 k instructions per name from the hints
+ * for 100 names, all told (ksh_find 0.75 k, once: kd_fmatch_core()
+ * keeps what it found in fw_hfirst and fw_hn; sprint_symbol 2.9 k;
+ * collecting it 2 k), ~12 k for 10,000 (the file's
  * check and binary searches grow), against ~33 k searched, and 104 M for
  * one decompressing walk of kallsyms -- so past KD_FBT_BYHINT names
  * (weighing a searched name three times a hinted one) the walk stays,

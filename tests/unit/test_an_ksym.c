@@ -18,9 +18,9 @@
  * two aliases (+0x5000), both_a and both_b (+0x6000), with the build id
  * of the GNU note (after a note of another owner, as the kernel's
  * stream has several) and the text size 0xffff0, and pass ksh_check();
- * five names are counted, not the aliases.  Then each way to get no hints: every address
- * zero (kptr_restrict), no GNU build id, no _etext, a target kernel that
- * is not the running one.
+ * five names are counted, not the aliases.  Then each way to get no
+ * hints: every address zero (kptr_restrict), no GNU build id, no
+ * _etext, a target kernel that is not the running one.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
