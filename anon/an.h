@@ -63,6 +63,9 @@ struct an_rehearsal {
 	uint32_t	ar_nfuncs;
 	uint32_t	ar_nprobes;
 	uint32_t	ar_nmatched;
+	uint64_t	ar_tinit_ns;	/* this boot's time to init (kernel
+					   log), 0: unknown, ar_tinit_why */
+	char		ar_tinit_why[128];
 };
 
 int an_rehearse(const struct dc_out *o, struct an_rehearsal *ar, char *why,

@@ -73,6 +73,17 @@ int an_target_cpus(const char *root, uint32_t *ncpu, const char **from,
 /* MemTotal of /proc/meminfo in bytes, 0 when unreadable. */
 uint64_t an_memtotal(void);
 
+/* ---- an_rehearse.c ---- */
+
+/*
+ * The time, in ns since the kernel's clock started, of the first "Run
+ * ... as init process" line of kernel log "log" ("len" bytes, as
+ * klogctl(2) or dmesg gives it: "<6>[    1.769825] Run /init as init
+ * process"), when the kernel started init; -1 when it has none with a
+ * timestamp.
+ */
+int an_boot_tinit(const char *log, size_t len, uint64_t *ns);
+
 /* Parse a cpu list ("0-3,8") as in /sys/devices/system/cpu/possible. */
 int an_cpulist_count(const char *text, uint32_t *ncpu);
 /*

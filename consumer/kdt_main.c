@@ -863,6 +863,12 @@ km_rehearse(const struct dc_out *o, FILE *out)
 		fprintf(out, " (the kernel's ftrace update %.3f ms of it)",
 		    ar.ar_ftrace_ns / 1e6);
 	fprintf(out, ", loading the DOF %.3f ms\n", ar.ar_load_ns / 1e6);
+	if (ar.ar_tinit_ns != 0)
+		fprintf(out, "kdt:   together %.2f %% of the %.3f s this boot took to start init (kernel log)\n",
+		    (ar.ar_arm_ns + ar.ar_load_ns) * 100.0 / ar.ar_tinit_ns,
+		    ar.ar_tinit_ns / 1e9);
+	else
+		fprintf(out, "kdt:   no share of the boot: %s\n", ar.ar_tinit_why);
 	fprintf(out, "kdt:   region %llu bytes for %u possible CPUs; %s%s%s\n",
 	    (unsigned long long)ar.ar_rgnsize, ar.ar_ncpu,
 	    ar.ar_nhints != 0 ? "kernel symbol hints " : "no kernel symbol hints: ",

@@ -102,6 +102,48 @@ START_TEST(test_cpulist)
 }
 END_TEST
 
+/* ---- the rehearsal's share of the boot (an_rehearse.c) ---- */
+
+/* an_boot_tinit() of "log": its ns, or UINT64_MAX for none. */
+static uint64_t
+t_tinit(const char *log)
+{
+	uint64_t ns = 0;
+
+	return an_boot_tinit(log, strlen(log), &ns) == 0 ? ns : UINT64_MAX;
+}
+
+START_TEST(test_boot_tinit)
+{
+	/* klogctl's form, the first such line counts */
+	ck_assert_uint_eq(t_tinit(
+	    "<6>[    0.000000] Linux version 6.1.0-56-amd64\n"
+	    "<5>[    1.769000] Freeing unused kernel image memory: 2900K\n"
+	    "<6>[    1.769825] Run /init as init process\n"
+	    "<6>[   12.000001] Run /sbin/init as init process\n"),
+	    1769825000ULL);
+	/* dmesg's form, the last line without its newline, no initramfs */
+	ck_assert_uint_eq(t_tinit("[ 3601.000002] Run /sbin/init as init process"),
+	    3601000002000ULL);
+	/* none: gone from the log, no timestamp, another line, wrong form */
+	ck_assert_uint_eq(t_tinit("<6>[    1.7] Linux\n"), UINT64_MAX);
+	ck_assert_uint_eq(t_tinit("<6>Run /init as init process\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(t_tinit("<6>[    1.769825] Run /init as init\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(t_tinit("<6>[    1.76982] Run /init as init process\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(t_tinit("<6>[    1.7698251] Run /init as init process\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(t_tinit("<6>[    x.769825] Run /init as init process\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(t_tinit("<6>[99999999999.000000] Run /init as init process\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(t_tinit("<6>[    1.769825] Run /init\n"), UINT64_MAX);
+	ck_assert_uint_eq(t_tinit(""), UINT64_MAX);
+}
+END_TEST
+
 START_TEST(test_size_default)
 {
 	struct dc_out o;
@@ -1117,6 +1159,7 @@ anon_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cpulist);
+	tcase_add_test(tc, test_boot_tinit);
 	tcase_add_test(tc, test_size_default);
 	tcase_add_test(tc, test_size_options);
 	tcase_add_test(tc, test_place_host);

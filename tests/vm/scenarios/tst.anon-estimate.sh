@@ -12,7 +12,9 @@
 #     names (kdt.ko found all 20 through them, its log says, though
 #     kallsyms names __x64_sys_getppid's and __x64_sys_getpid's address
 #     by an alias, __do_sys_...: the hints list the aliases), the region
-#     kdt -A would reserve; then the clear error that
+#     kdt -A would reserve, the arming and the DOF's loading as a share
+#     of the time the kernel log says init started at; then the clear
+#     error that
 #     there is no calibration, exit 1;
 #   - afterwards nothing it armed is left: kprobes/list holds only kdt.ko's
 #     [DISABLED] kallsyms_lookup_name probe and the boot enabling's
@@ -67,6 +69,7 @@ echo "ESTRC $?"
 sed 's/^/EST /' /tmp/est.out
 sed 's/^/ESTERR /' /tmp/est.err
 dmesg | grep 'kdt: fbt: .*function names found through' | sed 's/^/HINTS /'
+dmesg | grep -m1 '] Run .* as init process' | sed 's/^/TINIT /'
 sed 's/^/KPLIST /' /sys/kernel/debug/kprobes/list
 while read f; do
 	grep -q "^$f " /sys/kernel/tracing/enabled_functions && echo "LEFT $f"
@@ -112,6 +115,19 @@ grep -q '^EST kdt:   region [0-9]* bytes for [0-9]* possible CPUs; kernel symbol
     kv_fail "rehearsal: not with this kernel's symbol hints"
 grep -q '^HINTS .*kdt: fbt: 20 of 20 function names found through the kernel symbol hints' "$r" ||
     kv_fail "rehearsal: kdt.ko did not find the 20 names through the hints"
+# the share of the boot: arming and loading against the kernel log's
+# "Run /init as init process" time
+load=$(sed -n 's/^EST kdt:   arming .*, loading the DOF \([0-9.]*\) ms$/\1/p' "$r")
+tinit=$(sed -n 's/^TINIT \[ *\([0-9.]*\)\] Run .* as init process$/\1/p' "$r")
+line=$(grep '^EST kdt:   together ' "$r")
+pct=$(echo "$line" | sed -n 's/.*together \([0-9.]*\) % of the \([0-9.]*\) s this boot took to start init (kernel log)$/\1/p')
+secs=$(echo "$line" | sed -n 's/.*together \([0-9.]*\) % of the \([0-9.]*\) s this boot took to start init (kernel log)$/\2/p')
+[ -n "$pct" ] && [ -n "$tinit" ] && [ -n "$load" ] ||
+    kv_fail "rehearsal: no share of the boot ('$line', kernel log '$tinit')"
+awk -v a="$arm" -v l="$load" -v t="$tinit" -v p="$pct" -v s="$secs" 'BEGIN {
+	want = (a + l) / (t * 1000) * 100
+	exit !(sprintf("%.3f", t) == s && p - want < 0.006 && want - p < 0.006)
+}' || kv_fail "rehearsal: share $pct % of $secs s, want (arming $arm + loading $load ms) of the kernel log's $tinit s"
 # nothing left armed; the boot enabling still is
 [ "$(grep -c '^KPLIST ' "$r")" = 2 ] &&
     grep -Eq '^KPLIST .* k +kallsyms_lookup_name\+0x0 .*\[DISABLED\]' "$r" &&
