@@ -120,8 +120,9 @@ grep -q '^HINTS .*kdt: fbt: 20 of 20 function names found through the kernel sym
 load=$(sed -n 's/^EST kdt:   arming .*, loading the DOF \([0-9.]*\) ms$/\1/p' "$r")
 tinit=$(sed -n 's/^TINIT \[ *\([0-9.]*\)\] Run .* as init process$/\1/p' "$r")
 line=$(grep '^EST kdt:   together ' "$r")
-pct=$(echo "$line" | sed -n 's/.*together \([0-9.]*\) % of the \([0-9.]*\) s this boot took to start init (kernel log)$/\1/p')
-secs=$(echo "$line" | sed -n 's/.*together \([0-9.]*\) % of the \([0-9.]*\) s this boot took to start init (kernel log)$/\2/p')
+read -r pct secs <<EOS
+$(echo "$line" | sed -n 's/.*together \([0-9.]*\) % of the \([0-9.]*\) s this boot took to start init (kernel log)$/\1 \2/p')
+EOS
 [ -n "$pct" ] && [ -n "$tinit" ] && [ -n "$load" ] ||
     kv_fail "rehearsal: no share of the boot ('$line', kernel log '$tinit')"
 awk -v a="$arm" -v l="$load" -v t="$tinit" -v p="$pct" -v s="$secs" 'BEGIN {
