@@ -29,7 +29,13 @@
  * traced from their first call.  Probes in a module's init text stop
  * firing when the kernel frees it; when the module goes away its probes
  * are unregistered and forgotten (records already written keep their
- * EPIDs).  The empty module part matches the kernel and every module.
+ * EPIDs).  The empty module part matches the kernel and every module
+ * but kdt.ko, which has no probes: like dtrace's fbt, which leaves
+ * dtrace out, since a probe in the code that runs the probes could only
+ * recurse or be skipped.  kdt.ko is built without ftrace's entry hooks
+ * (kmod/Kbuild), so ftrace's function tracer cannot enter it either, and
+ * its ~470 functions are not among the call sites every ftrace update
+ * walks.
  *
  * Built in and enabled at boot (kd_builtin.c), the core kernel's __init
  * functions are probes too, until the kernel frees its init text.
@@ -691,12 +697,15 @@ kd_fmatch_name_cb(void *arg, unsigned long addr)
 	return kd_fmatch_hit(fm, fm->fm_name, NULL, addr);
 }
 
-/* module_kallsyms_on_each_symbol callback: a module's symbol. */
+/*
+ * module_kallsyms_on_each_symbol callback: a module's symbol.  kdt.ko's
+ * own are not fbt's (kmod/Kbuild: built without ftrace's entry hooks).
+ */
 static int
 kd_fmatch_mod_cb(void *arg, const char *name, struct module *mod,
     unsigned long addr)
 {
-	if (strlen(name) >= DOF_FUNCNAMELEN)
+	if (mod == THIS_MODULE || strlen(name) >= DOF_FUNCNAMELEN)
 		return 0;
 	return kd_fmatch_hit(arg, name, mod, addr);
 }

@@ -14,6 +14,9 @@
 #   - while it runs no kretprobe is registered (kprobes/list holds only
 #     kdt.ko's [DISABLED] kallsyms_lookup_name probe) and vfs_read is in
 #     tracing/enabled_functions; after it stops vfs_read is not there;
+#   - kdt.ko's own functions are neither in ftrace's
+#     available_filter_functions nor fbt's probes (fbt:kdt::entry
+#     matches nothing);
 #   - rmmod kdt then removes that kprobe too (kprobes/list empty);
 #   - the kernel log has no WARNING, BUG, Oops or lockup.
 #
@@ -58,6 +61,12 @@ echo "KDTRC $?"
 sed 's/^/ERR /' /tmp/err
 cat /tmp/out
 grep -q '^vfs_read ' $EF && echo "LEFT vfs_read"
+AF=/sys/kernel/tracing/available_filter_functions
+grep -qx 'vfs_read' $AF && echo "AFOK"
+echo "KDTFTRACE $(grep -c '\[kdt\]' $AF)"
+kdt -n 'fbt:kdt::entry' -n 'BEGIN { exit(0); }' > /dev/null 2> /tmp/self
+echo "SELFRC $?"
+sed 's/^/SELF /' /tmp/self
 rmmod kdt && echo "RMMOD 0"
 sed 's/^/AFTER /' $KL
 dmesg | grep -E 'WARNING:|BUG:|Oops|soft lockup|Call Trace' | sed 's/^/BAD /'
@@ -81,6 +90,13 @@ grep -q '^BAD ' "$r" && kv_fail "kernel log: $(grep -m1 '^BAD ' "$r")"
 grep -qx "ARMED vfs_read" "$r" ||
     kv_fail "vfs_read not in enabled_functions while armed"
 ! grep -q "^LEFT " "$r" || kv_fail "vfs_read still in enabled_functions"
+# kdt.ko has no ftrace hooks (kmod/Kbuild) and fbt leaves it out
+grep -qx AFOK "$r" || kv_fail "vfs_read not in available_filter_functions"
+grep -qx "KDTFTRACE 0" "$r" ||
+    kv_fail "kdt.ko's functions in available_filter_functions: $(grep '^KDTFTRACE' "$r")"
+grep -q '^SELFRC [1-9]' "$r" &&
+    grep -q '^SELF .*probe description fbt:kdt::entry does not match any probes' "$r" ||
+    kv_fail "fbt:kdt::entry: want 'does not match any probes' and a failure"
 grep -qx "RMMOD 0" "$r" || kv_fail "rmmod kdt failed"
 ! grep -q '^AFTER ' "$r" || kv_fail "kprobes/list not empty after rmmod"
 # dd: one read of 5 bytes, one of 0; as many returns as entries
