@@ -3,8 +3,9 @@
 # tst.vm-harness: the harness and the initramfs on their own, without kdt.
 # A plain guest loads the demo's modules (so the other scenarios can rely
 # on them loading), runs commands in order, writes to the raw second
-# serial port and powers off; then a run asking for a dump format this
-# QEMU lacks must fail at once with a message that names the format.
+# serial port and powers off; kdt.ko's log lines reach the console unless
+# --no-kdt-echo; then a run asking for a dump format this QEMU lacks must
+# fail at once with a message that names the format.
 #
 . "$(dirname "$0")/../lib.sh"
 
@@ -20,6 +21,25 @@ trap 'rm -rf "$work"' EXIT
     || kv_fail "plain boot failed"
 printf 'step-one\nstep-two\n' | cmp - "$work/out" ||
     kv_fail "guest output on ttyS1 differs"
+
+# /init copies kdt.ko's log lines to the console after loading it, for
+# the scenarios that read them there, unless --no-kdt-echo (benchmarks);
+# the kernel log has them either way
+for e in echo no-echo; do
+	flag=()
+	[ "$e" = no-echo ] && flag=(--no-kdt-echo)
+	"$KV_VM" --quiet "${flag[@]}" \
+	    --serial-log "$work/$e.log" \
+	    --run 'dmesg | grep -c "] kdt: loaded" > /dev/ttyS1' \
+	    --guest-out "$work/$e.out" > /dev/null 2>&1 ||
+	    kv_fail "$e: boot failed"
+	grep -qx 1 "$work/$e.out" || kv_fail "$e: no 'kdt: loaded' in the kernel log"
+done
+grep -q '\] kdt: loaded' "$work/echo.log" ||
+    kv_fail "kdt.ko's log lines not on the console by default"
+grep -q '^KDT-VM: kdt.ko loaded' "$work/no-echo.log" &&
+    ! grep -q '\] kdt: loaded' "$work/no-echo.log" ||
+    kv_fail "--no-kdt-echo: kdt.ko's log lines still on the console"
 
 rc=0
 "$KV_VM" --no-kdt --quiet --panic --dump "$work/d" --dump-format kdump-lzo \
