@@ -228,9 +228,11 @@ an_plan_kernels(struct an_plan *ap, FILE *out, FILE *err)
 	}
 	if (an_kernels_find(ap->ap_ao, ap->ap_ks, &ap->ap_nks, err) != 0)
 		return -1;
-	for (i = 0; i < ap->ap_nks; i++)
+	for (i = 0; i < ap->ap_nks; i++) {
 		fprintf(out, "  kernel %s: kdt.ko %s (vermagic matches)\n",
 		    ap->ap_ks[i].ak_kver, ap->ap_ks[i].ak_module);
+		an_module_note(out, ap->ap_ks[i].ak_module);
+	}
 	fprintf(out, "  integrations:%s%s%s%s\n",
 	    (ap->ap_ints & AN_INT_INITRAMFS_TOOLS) ? " initramfs-tools" : "",
 	    (ap->ap_ints & AN_INT_DRACUT) ? " dracut" : "",

@@ -256,6 +256,8 @@ struct an_kernel {
 
 /* The version in a kdt.ko's vermagic (first word).  -1: unreadable. */
 int an_module_kver(const char *path, char *kver, size_t kversz, FILE *err);
+int an_module_debug(const char *path, uint64_t *dbg, uint64_t *size);
+void an_module_note(FILE *out, const char *path);
 /* The kernels to prepare and their kdt.ko (an_install.c explains). */
 int an_kernels_find(const struct an_opts *ao, struct an_kernel *ks,
     uint32_t *nks, FILE *err);

@@ -150,9 +150,10 @@ an_out_cpio(struct an_plan *ap, const uint8_t *ksh, size_t kshlen,
 	if (an_out_file(ap->ap_ao->ao_outdir, "anon.cpio", cp.cp_buf,
 	    cp.cp_len, out, err) != 0)
 		goto out;
-	if (ko != NULL)
+	if (ko != NULL) {
 		fprintf(out, "  anon.cpio carries kdt.ko from %s\n", src);
-	else
+		an_module_note(out, src);
+	} else
 		fprintf(out, "  anon.cpio carries no kdt.ko (none given with --module or found for the running kernel)\n");
 	rv = 0;
 out:

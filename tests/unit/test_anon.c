@@ -1151,6 +1151,58 @@ START_TEST(test_outdir)
 }
 END_TEST
 
+/*
+ * A kdt.ko with debug sections: kdt -A says how much of it they are
+ * (every boot reads them); a kdt.ko without them, nothing.
+ */
+START_TEST(test_module_debug)
+{
+	static char outbuf[8192];
+	char dir[] = "/tmp/kdt-anon-dbg-XXXXXX", path[256], odir[300];
+	uint64_t dbg, size;
+	struct an_opts ao;
+	struct dc_out o;
+	FILE *out, *err = t_err();
+	int i;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(t_root, sizeof (t_root), "%s", dir);
+	t_fake_ko("kdt.ko", T_KVER);
+	snprintf(path, sizeof (path), "%s/kdt.ko", dir);
+	ck_assert_int_eq(an_module_debug(path, &dbg, &size), 0);
+	ck_assert_uint_eq(dbg, 0);
+	ck_assert_uint_gt(size, 0);
+	t_compile("#pragma D option regionaddr=0x20000000\nBEGIN { trace(1); }", &o);
+	for (i = 0; i < 2; i++) {
+		if (i == 1)	/* 200,000 + 100,000 bytes of debug sections */
+			t_sh("cd %s && head -c 200000 /dev/zero > a && "
+			    "head -c 100000 /dev/zero > b && objcopy "
+			    "--add-section .debug_info=a "
+			    "--add-section .rela.debug_info=b kdt.ko && "
+			    "rm a b%s", dir, "");
+		memset(&ao, 0, sizeof (ao));
+		ao.ao_module = path;
+		snprintf(odir, sizeof (odir), "%s/out%d", dir, i);
+		ao.ao_outdir = odir;
+		out = fmemopen(outbuf, sizeof (outbuf), "w");
+		ck_assert_msg(an_main(&ao, &o, out, err) == 0, "%s", t_errbuf);
+		fclose(out);
+		ck_assert_msg((strstr(outbuf, "are debug sections") != NULL) == i,
+		    "%s", outbuf);
+	}
+	ck_assert_int_eq(an_module_debug(path, &dbg, &size), 0);
+	ck_assert_uint_eq(dbg, 300000);
+	ck_assert_msg(strstr(outbuf, "  note: 0.3 MiB of kdt.ko's 0.3 MiB are debug sections, which the initramfs carries and every boot reads before kdt.ko loads;") != NULL,
+	    "%s", outbuf);
+	/* not ELF */
+	snprintf(path, sizeof (path), "%s/out0/cmdline", dir);
+	ck_assert_int_eq(an_module_debug(path, &dbg, &size), -1);
+	dc_out_free(&o);
+	fclose(err);
+	t_sh("rm -rf %s%s", dir, "");
+}
+END_TEST
+
 static Suite *
 anon_suite(void)
 {
@@ -1178,6 +1230,7 @@ anon_suite(void)
 	tcase_add_test(tc, test_install_refusals);
 	tcase_add_test(tc, test_install_killed);
 	tcase_add_test(tc, test_outdir);
+	tcase_add_test(tc, test_module_debug);
 	suite_add_tcase(s, tc);
 	return s;
 }
