@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
-# tst.vm-harness: the harness and the initramfs on their own, without kdt.
-# A plain guest loads the demo's modules (so the other scenarios can rely
+# tst.vm-harness: the harness and the initramfs on their own.  A plain
+# guest (no kdt) loads the demo's modules (so the other scenarios can rely
 # on them loading), runs commands in order, writes to the raw second
 # serial port and powers off; kdt.ko's log lines reach the console unless
 # --no-kdt-echo; then a run asking for a dump format this QEMU lacks must
@@ -27,7 +27,9 @@ printf 'step-one\nstep-two\n' | cmp - "$work/out" ||
 # the kernel log has them either way
 for e in echo no-echo; do
 	flag=()
-	[ "$e" = no-echo ] && flag=(--no-kdt-echo)
+	if [ "$e" = no-echo ]; then
+		flag=(--no-kdt-echo)
+	fi
 	"$KV_VM" --quiet "${flag[@]}" \
 	    --serial-log "$work/$e.log" \
 	    --run 'dmesg | grep -c "] kdt: loaded" > /dev/ttyS1' \
