@@ -1100,6 +1100,16 @@ START_TEST(test_install_killed)
 }
 END_TEST
 
+/* dir (a mkdtemp template) made and t_root; a fake kdt.ko there, at path. */
+static void
+t_ko_dir(char *dir, char *path, size_t pathsz)
+{
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(t_root, sizeof (t_root), "%s", dir);
+	t_fake_ko("kdt.ko", T_KVER);
+	snprintf(path, pathsz, "%s/kdt.ko", dir);
+}
+
 START_TEST(test_outdir)
 {
 	static char outbuf[8192];
@@ -1109,11 +1119,8 @@ START_TEST(test_outdir)
 	FILE *out, *err = t_err();
 	size_t len;
 
-	ck_assert(mkdtemp(dir) != NULL);
-	snprintf(t_root, sizeof (t_root), "%s", dir);
-	t_fake_ko("kdt.ko", T_KVER);
+	t_ko_dir(dir, path, sizeof (path));
 	memset(&ao, 0, sizeof (ao));
-	snprintf(path, sizeof (path), "%s/kdt.ko", dir);
 	ao.ao_module = path;
 	ao.ao_outdir = dir;
 	t_compile("#pragma D option regionaddr=0x20000000\nBEGIN { trace(1); }", &o);
@@ -1165,10 +1172,7 @@ START_TEST(test_module_debug)
 	FILE *out, *err = t_err();
 	int i;
 
-	ck_assert(mkdtemp(dir) != NULL);
-	snprintf(t_root, sizeof (t_root), "%s", dir);
-	t_fake_ko("kdt.ko", T_KVER);
-	snprintf(path, sizeof (path), "%s/kdt.ko", dir);
+	t_ko_dir(dir, path, sizeof (path));
 	ck_assert_int_eq(an_module_debug(path, &dbg, &size), 0);
 	ck_assert_uint_eq(dbg, 0);
 	ck_assert_uint_gt(size, 0);
