@@ -27,9 +27,14 @@
 #include "anon/an_impl.h"
 
 
-/* Find "vermagic=" in the .modinfo section of the ELF at fd. */
+/*
+ * One walk over the sections of the ELF at fd: "vermagic=" of .modinfo
+ * into vm (when vm is not NULL; "" when there is none), and into *dbg
+ * (when not NULL) the bytes of .debug* and .zdebug* sections and their
+ * .rela.debug* relocations.  -1 when it cannot be read as ELF.
+ */
 static int
-an_elf_vermagic(int fd, char *out, size_t outsz)
+an_elf_scan(int fd, char *vm, size_t vmsz, uint64_t *dbg)
 {
 	Elf *e;
 	Elf_Scn *scn = NULL;
@@ -39,6 +44,10 @@ an_elf_vermagic(int fd, char *out, size_t outsz)
 	const char *name, *s;
 	int rv = -1;
 
+	if (vm != NULL)
+		vm[0] = '\0';
+	if (dbg != NULL)
+		*dbg = 0;
 	elf_version(EV_CURRENT);
 	if ((e = elf_begin(fd, ELF_C_READ, NULL)) == NULL)
 		return -1;
@@ -46,23 +55,28 @@ an_elf_vermagic(int fd, char *out, size_t outsz)
 		goto out;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (name = elf_strptr(e, shstr, sh.sh_name)) == NULL ||
-		    strcmp(name, ".modinfo") != 0)
+		    (name = elf_strptr(e, shstr, sh.sh_name)) == NULL)
 			continue;
-		if ((d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
-			break;
+		if (dbg != NULL && sh.sh_type != SHT_NOBITS &&
+		    (strncmp(name, ".debug", 6) == 0 ||
+		    strncmp(name, ".zdebug", 7) == 0 ||
+		    strncmp(name, ".rela.debug", 11) == 0))
+			*dbg += sh.sh_size;
+		if (vm == NULL || vm[0] != '\0' ||
+		    strcmp(name, ".modinfo") != 0 ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+			continue;
 		s = d->d_buf;
 		for (i = 0; i < d->d_size; i += strnlen(s + i,
 		    d->d_size - i) + 1) {
 			if (strncmp(s + i, "vermagic=", 9) != 0 ||
 			    strnlen(s + i, d->d_size - i) == d->d_size - i)
 				continue;
-			snprintf(out, outsz, "%s", s + i + 9);
-			rv = 0;
+			snprintf(vm, vmsz, "%s", s + i + 9);
 			break;
 		}
-		break;
 	}
+	rv = 0;
 out:
 	elf_end(e);
 	return rv;
@@ -79,7 +93,7 @@ an_module_kver(const char *path, char *kver, size_t kversz, FILE *err)
 		    strerror(errno));
 		return -1;
 	}
-	if (an_elf_vermagic(fd, vm, sizeof (vm)) != 0) {
+	if (an_elf_scan(fd, vm, sizeof (vm), NULL) != 0 || vm[0] == '\0') {
 		fprintf(err, "kdt: %s: not a kernel module (no vermagic in an ELF .modinfo section)\n",
 		    path);
 		close(fd);
@@ -93,46 +107,22 @@ an_module_kver(const char *path, char *kver, size_t kversz, FILE *err)
 }
 
 /*
- * Debug sections in the kdt.ko at path: *dbg bytes of .debug* and
- * .zdebug* sections and their .rela.debug* relocations, of a file of
- * *size bytes.  -1 when it cannot be read as ELF.
+ * Debug sections in the kdt.ko at path: *dbg bytes (an_elf_scan) of a
+ * file of *size bytes.  -1 when it cannot be read as ELF.
  */
 int
 an_module_debug(const char *path, uint64_t *dbg, uint64_t *size)
 {
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
 	struct stat st;
-	size_t shstr;
-	const char *name;
 	int fd, rv = -1;
 
 	*dbg = *size = 0;
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
-	elf_version(EV_CURRENT);
-	if (fstat(fd, &st) != 0 || (e = elf_begin(fd, ELF_C_READ, NULL)) ==
-	    NULL) {
-		close(fd);
-		return -1;
+	if (fstat(fd, &st) == 0 && an_elf_scan(fd, NULL, 0, dbg) == 0) {
+		*size = (uint64_t)st.st_size;
+		rv = 0;
 	}
-	*size = (uint64_t)st.st_size;
-	if (elf_getshdrstrndx(e, &shstr) != 0)
-		goto out;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (name = elf_strptr(e, shstr, sh.sh_name)) == NULL)
-			goto out;
-		if (sh.sh_type != SHT_NOBITS &&
-		    (strncmp(name, ".debug", 6) == 0 ||
-		    strncmp(name, ".zdebug", 7) == 0 ||
-		    strncmp(name, ".rela.debug", 11) == 0))
-			*dbg += sh.sh_size;
-	}
-	rv = 0;
-out:
-	elf_end(e);
 	close(fd);
 	return rv;
 }
